@@ -1,0 +1,1 @@
+"""ginspec.conformance: the conformance suite, its runner, adapters and the command line."""

@@ -1,0 +1,491 @@
+"""Melds, arrangements and deadwood (chapters 2 and 3 of the spec).
+
+The public functions take cards as a list of :data:`Card` ints or a :data:`CardMask`:
+
+* :func:`classify_meld` / :func:`check_meld` — is this group of cards one meld? (MELD.*)
+* :func:`all_melds` — every meld contained in a hand (MELD.COUNT).
+* :func:`min_deadwood` — the least deadwood over all arrangements (DEADWOOD.MINIMUM).
+* :func:`optimal_arrangements` — every arrangement reaching it, in canonical order
+  (DEADWOOD.ARRANGEMENTS).
+* :func:`check_arrangement` — validate a declared arrangement (DEADWOOD.ARRANGEMENT).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from enum import Enum
+from itertools import combinations
+
+from ginspec.reference.meld_rules import STANDARD, MeldRules
+from ginspec.reference.suit_tables import SuitTables, rank_value, run_partitions, suit_tables
+from ginspec.spec.cards import (
+    NUM_RANKS,
+    SUIT_BITS,
+    Card,
+    CardMask,
+    card_str,
+    card_value,
+    cards_of,
+    mask_of,
+    parse_cards,
+    rank_of,
+    suit_of,
+)
+from ginspec.spec.clauses import implements
+from ginspec.spec.errors import CardError, DuplicateCardError, MeldError
+
+Cards = Iterable[Card] | CardMask
+
+
+_BIT_OF: dict[Card, int] = {c: 1 << c for c in range(52)}
+
+
+def to_mask(cards: Cards) -> CardMask:
+    """A mask from a mask or from distinct cards (a repeat raises DuplicateCardError)."""
+    if isinstance(cards, int):
+        if not 0 <= cards < 1 << 52:
+            raise CardError(f"not a set of cards: {cards:#x}")
+        return cards
+    items = cards if isinstance(cards, list | tuple) else list(cards)
+    try:
+        mask = sum(map(_BIT_OF.__getitem__, items))
+    except (KeyError, TypeError):
+        bad = next(c for c in items if c not in _BIT_OF or isinstance(c, bool))
+        raise CardError(f"no card with number {bad!r}") from None
+    if mask.bit_count() != len(items):
+        seen: set[Card] = set()
+        for card in items:
+            if card in seen:
+                raise DuplicateCardError(f"duplicate card {card_str(card)}")
+            seen.add(card)
+    return mask
+
+
+class MeldKind(Enum):
+    """The two kinds of meld (MELD.SET, MELD.RUN)."""
+
+    SET = "set"
+    RUN = "run"
+
+
+@dataclass(frozen=True, order=True)
+class Meld:
+    """A meld: its cards in display order (sets by suit C D H S, runs in rank order)."""
+
+    cards: tuple[Card, ...]
+    kind: MeldKind
+
+    @property
+    def mask(self) -> CardMask:
+        return mask_of(self.cards)
+
+    @property
+    def key(self) -> tuple[Card, ...]:
+        """Canonical sort key: the cards in ascending card number."""
+        return tuple(sorted(self.cards))
+
+    def __str__(self) -> str:
+        return " ".join(card_str(c) for c in self.cards)
+
+    def __repr__(self) -> str:
+        return f"Meld.parse({str(self)!r})"
+
+    @classmethod
+    def parse(cls, text: str, rules: MeldRules = STANDARD) -> Meld:
+        """Parse a meld such as ``'7H 7D 7S'``; raises MeldError when it is not one."""
+        return make_meld(parse_cards(text), rules)
+
+
+@dataclass(frozen=True)
+class MeldCheck:
+    """Whether some cards form one meld, and why not when they do not."""
+
+    kind: MeldKind | None
+    reason: str
+
+    @property
+    def valid(self) -> bool:
+        return self.kind is not None
+
+
+@implements("MELD.SET", "MELD.RUN", "MELD.RUN.ACE-LOW", "MELD.RUN.NO-WRAP")
+def check_meld(cards: Sequence[Card], rules: MeldRules = STANDARD) -> MeldCheck:
+    """Classify ``cards`` as a set, a run, or not a meld (with the reason)."""
+    if len(set(cards)) != len(cards):
+        return MeldCheck(None, "a card appears twice")
+    if len(cards) < 3:
+        return MeldCheck(None, f"a meld has at least 3 cards, not {len(cards)}")
+    ranks = {rank_of(c) for c in cards}
+    suits = {suit_of(c) for c in cards}
+    if len(ranks) == 1:
+        return MeldCheck(MeldKind.SET, "")
+    if len(suits) != 1:
+        return MeldCheck(None, "neither one rank (a set) nor one suit (a run)")
+    rank_mask = sum(1 << r for r in ranks)
+    tables = suit_tables(rules)
+    if rank_mask in tables.run_masks:
+        return MeldCheck(MeldKind.RUN, "")
+    if rank_mask in suit_tables(MeldRules(ace_high_runs=True, wraparound_runs=True)).run_masks:
+        if 0 in ranks and 12 in ranks and 1 in ranks:
+            return MeldCheck(None, "runs do not turn the corner from king to ace to two")
+        return MeldCheck(None, "the ace is low: it does not follow the king in a run")
+    return MeldCheck(None, "the ranks are not consecutive")
+
+
+def _run_order(cards: Sequence[Card], rules: MeldRules) -> tuple[Card, ...]:
+    """Cards of a run in playing order (Q K A when the ace is high)."""
+    suit = suit_of(cards[0])
+    rank_mask = sum(1 << rank_of(c) for c in cards)
+    tables = suit_tables(rules)
+    ranks = tables.runs[tables.run_masks.index(rank_mask)]
+    return tuple(suit * NUM_RANKS + r for r in ranks)
+
+
+def make_meld(cards: Sequence[Card], rules: MeldRules = STANDARD) -> Meld:
+    """Build a :class:`Meld` from cards in any order; raises MeldError with the reason."""
+    check = check_meld(cards, rules)
+    if check.kind is None:
+        raise MeldError(f"not a meld: {' '.join(card_str(c) for c in cards)}: {check.reason}")
+    if check.kind is MeldKind.SET:
+        return Meld(tuple(sorted(cards, key=suit_of)), MeldKind.SET)
+    return Meld(_run_order(cards, rules), MeldKind.RUN)
+
+
+def _set_meld(rank: int, suits: Iterable[int]) -> Meld:
+    return Meld(tuple(s * NUM_RANKS + rank for s in sorted(suits)), MeldKind.SET)
+
+
+@implements("MELD.COUNT")
+def all_melds(cards: Cards, rules: MeldRules = STANDARD) -> list[Meld]:
+    """Every meld contained in the hand, sorted by :attr:`Meld.key` (MELD.COUNT)."""
+    mask = to_mask(cards)
+    tables = suit_tables(rules)
+    melds: list[Meld] = []
+    for rank in range(NUM_RANKS):
+        suits = [s for s in range(4) if mask >> (s * NUM_RANKS + rank) & 1]
+        for size in (3, 4):
+            melds.extend(_set_meld(rank, combo) for combo in combinations(suits, size))
+    for suit in range(4):
+        suit_mask = mask >> (suit * NUM_RANKS) & SUIT_BITS
+        for ranks, rm in zip(tables.runs, tables.run_masks, strict=True):
+            if rm & suit_mask == rm:
+                melds.append(Meld(tuple(suit * NUM_RANKS + r for r in ranks), MeldKind.RUN))
+    melds.sort(key=lambda m: (m.key, m.kind.value))
+    return melds
+
+
+# --- minimum deadwood ------------------------------------------------------------------------
+
+
+def _suits(mask: CardMask) -> tuple[int, int, int, int]:
+    return (
+        mask & SUIT_BITS,
+        mask >> 13 & SUIT_BITS,
+        mask >> 26 & SUIT_BITS,
+        mask >> 39 & SUIT_BITS,
+    )
+
+
+def _ranks_with_three(s: Sequence[int]) -> int:
+    """Rank mask of the ranks held in at least three suits."""
+    a, b, c, d = s
+    return (a & b & (c | d)) | ((a | b) & c & d)
+
+
+def _set_options(rank: int, suit_masks: Sequence[int]) -> list[tuple[int, ...]]:
+    """The suits a set of this rank may use: none, all present, or any three of four."""
+    present = tuple(s for s in range(4) if suit_masks[s] >> rank & 1)
+    options: list[tuple[int, ...]] = [()]
+    if len(present) >= 3:
+        options.append(present)
+    if len(present) == 4:
+        options.extend(combinations(present, 3))
+    return options
+
+
+def _bits(mask: int) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+MAX_ENUMERATED_SET_RANKS = 5
+"""Above this many ranks held three or four times, standard rules use the rank DP."""
+
+_STANDARD_TABLES = suit_tables(STANDARD)
+
+
+def _tables(rules: MeldRules) -> SuitTables:
+    return _STANDARD_TABLES if rules is STANDARD else suit_tables(rules)
+
+
+def _set_choices(s: tuple[int, int, int, int], three: int) -> list[tuple[int, int, int, int]]:
+    """The suit masks left after every choice of set cards for the ranks in ``three``.
+
+    Set cards are always covered, so only what stays in the suits matters for the runs.
+    """
+    choices = [s]
+    for rank in _bits(three):
+        bit = 1 << rank
+        grown = []
+        for masks in choices:
+            grown.append(masks)
+            for option in _set_options(rank, masks)[1:]:
+                m = list(masks)
+                for q in option:
+                    m[q] ^= bit
+                grown.append((m[0], m[1], m[2], m[3]))
+        choices = grown
+    return choices
+
+
+@implements("DEADWOOD.MINIMUM")
+def min_deadwood(cards: Cards, rules: MeldRules = STANDARD) -> int:
+    """The least deadwood of the hand over all arrangements into disjoint melds."""
+    mask = to_mask(cards)
+    t = _tables(rules)
+    dead = t.dead
+    a, b, c, e = s = (mask & SUIT_BITS, mask >> 13 & SUIT_BITS, mask >> 26 & SUIT_BITS, mask >> 39)
+    three = (a & b & (c | e)) | ((a | b) & c & e)
+    if not three:
+        return dead[a] + dead[b] + dead[c] + dead[e]
+    if three.bit_count() > MAX_ENUMERATED_SET_RANKS and not rules.ace_high_runs:
+        return _min_deadwood_rank_dp(s, rules)
+    return min(dead[w] + dead[x] + dead[y] + dead[z] for w, x, y, z in _set_choices(s, three))
+
+
+@implements("KNOCK.ELIGIBLE")
+def min_deadwood_after_discard(cards: Cards, rules: MeldRules = STANDARD) -> int:
+    """The least deadwood of the cards kept after the best discard (KNOCK.ELIGIBLE).
+
+    For a fixed choice of set cards, discarding a card of suit q changes only that suit's run
+    deadwood, by ``gain``; so the best discard is the best suit's gain (lemma DISCARD-BY-SUIT).
+    """
+    mask = to_mask(cards)
+    if mask == 0:
+        raise MeldError("a hand needs at least one card to discard")
+    t = _tables(rules)
+    dead, gain = t.dead, t.gain
+    a, b, c, e = s = (mask & SUIT_BITS, mask >> 13 & SUIT_BITS, mask >> 26 & SUIT_BITS, mask >> 39)
+    three = (a & b & (c | e)) | ((a | b) & c & e)
+    if not three:
+        return dead[a] + dead[b] + dead[c] + dead[e] - max(gain[a], gain[b], gain[c], gain[e])
+    if three.bit_count() > MAX_ENUMERATED_SET_RANKS:
+        return min(min_deadwood(mask ^ (1 << card), rules) for card in cards_of(mask))
+    return min(
+        dead[w] + dead[x] + dead[y] + dead[z] - max(gain[w], gain[x], gain[y], gain[z])
+        for w, x, y, z in _set_choices(s, three)
+    )
+
+
+def _min_deadwood_rank_dp(s: Sequence[int], rules: MeldRules) -> int:
+    """Minimum deadwood by dynamic programming over ranks (standard run rules only).
+
+    State: for each suit, the length (0, 1, 2 or 3 meaning "3 or more") of the stretch of
+    consecutive run-candidate cards ending at the previous rank. A stretch that ends shorter
+    than 3 is deadwood; a stretch of 3 or more is covered by runs (lemma LONG-RUNS-SPLIT).
+    """
+    values = [rank_value(r, rules) for r in range(NUM_RANKS)]
+
+    def pending(rank: int, length: int) -> int:
+        return sum(values[rank - k] for k in range(1, length + 1))
+
+    states: dict[tuple[int, ...], int] = {(0, 0, 0, 0): 0}
+    for rank in range(NUM_RANKS + 1):
+        present = [rank < NUM_RANKS and bool(s[q] >> rank & 1) for q in range(4)]
+        options = _set_options(rank, s) if rank < NUM_RANKS else [()]
+        nxt: dict[tuple[int, ...], int] = {}
+        for state, cost in states.items():
+            for option in options:
+                new_state = []
+                c = cost
+                for q in range(4):
+                    if present[q] and q not in option:
+                        new_state.append(min(state[q] + 1, 3))
+                    else:
+                        if state[q] in (1, 2):
+                            c += pending(rank, state[q])
+                        new_state.append(0)
+                key = tuple(new_state)
+                if c < nxt.get(key, 1 << 30):
+                    nxt[key] = c
+        states = nxt
+    return min(states.values())
+
+
+# --- arrangements ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Arrangement:
+    """A partition of a hand into disjoint melds and deadwood (DEADWOOD.ARRANGEMENT)."""
+
+    melds: tuple[Meld, ...]
+    deadwood_cards: tuple[Card, ...]
+    deadwood: int
+
+    @property
+    def key(self) -> tuple[tuple[Card, ...], ...]:
+        return tuple(m.key for m in self.melds)
+
+    def __str__(self) -> str:
+        parts = [str(m) for m in self.melds]
+        dead = " ".join(card_str(c) for c in self.deadwood_cards)
+        return " / ".join(parts) + (f" | {dead}" if dead else "")
+
+    def __repr__(self) -> str:
+        return f"Arrangement.parse({str(self)!r})"
+
+    @classmethod
+    def parse(cls, text: str, rules: MeldRules = STANDARD) -> Arrangement:
+        """Parse ``'7H 7D 7S / 8C 9C TC | 2S 3D'``: melds split by ``/``, deadwood after ``|``."""
+        meld_part, _, dead_part = text.partition("|")
+        melds = [Meld.parse(m, rules) for m in meld_part.split("/") if m.strip()]
+        dead = parse_cards(dead_part)
+        return arrangement_of(melds, dead, rules)
+
+
+def arrangement_of(
+    melds: Iterable[Meld], deadwood_cards: Iterable[Card], rules: MeldRules = STANDARD
+) -> Arrangement:
+    """An :class:`Arrangement` in canonical order (melds by key, deadwood by card number)."""
+    ordered = tuple(sorted(melds, key=lambda m: m.key))
+    dead = tuple(sorted(deadwood_cards))
+    return Arrangement(ordered, dead, sum(card_value(c, rules.ace_value) for c in dead))
+
+
+@implements("DEADWOOD.ARRANGEMENT")
+def check_arrangement(
+    hand: Cards, melds: Iterable[Sequence[Card]], rules: MeldRules = STANDARD
+) -> Arrangement:
+    """Validate a declared arrangement of ``hand``; raise MeldError naming the first fault.
+
+    Every meld must be a meld under ``rules``, use only cards of the hand, and share no card
+    with another meld. The cards of the hand in no meld are the deadwood.
+    """
+    hand_mask = to_mask(hand)
+    used = 0
+    built: list[Meld] = []
+    for cards in melds:
+        meld = make_meld(list(cards), rules)
+        text = str(meld)
+        if meld.mask & ~hand_mask:
+            missing = " ".join(card_str(c) for c in cards_of(meld.mask & ~hand_mask))
+            raise MeldError(f"meld {text} uses {missing}, not in the hand")
+        if meld.mask & used:
+            shared = " ".join(card_str(c) for c in cards_of(meld.mask & used))
+            raise MeldError(f"meld {text} shares {shared} with another meld")
+        used |= meld.mask
+        built.append(meld)
+    return arrangement_of(built, cards_of(hand_mask & ~used), rules)
+
+
+def _arrangements_for_masks(
+    s: Sequence[int], sets: list[Meld], tables: SuitTables
+) -> Iterator[list[Meld]]:
+    """All run partitions of the four suit masks reaching the per-suit optimum, plus ``sets``."""
+    per_suit: list[list[list[Meld]]] = []
+    for q in range(4):
+        parts = []
+        for partition in run_partitions(s[q], tables):
+            parts.append(
+                [
+                    Meld(tuple(q * NUM_RANKS + r for r in tables.runs[i]), MeldKind.RUN)
+                    for i in partition
+                ]
+            )
+        per_suit.append(parts)
+    for p0 in per_suit[0]:
+        for p1 in per_suit[1]:
+            for p2 in per_suit[2]:
+                for p3 in per_suit[3]:
+                    yield [*sets, *p0, *p1, *p2, *p3]
+
+
+@implements("DEADWOOD.ARRANGEMENTS")
+def optimal_arrangements(
+    cards: Cards, rules: MeldRules = STANDARD, limit: int | None = None
+) -> list[Arrangement]:
+    """Every arrangement with minimum deadwood, in canonical order (by their melds' keys).
+
+    ``limit`` stops after that many arrangements have been found (before sorting), for hands so
+    large that the list explodes; with no limit the list is complete.
+    """
+    mask = to_mask(cards)
+    tables = _tables(rules)
+    best = min_deadwood(mask, rules)
+    s0 = list(_suits(mask))
+    ranks = _bits(_ranks_with_three(s0))
+    found: list[Arrangement] = []
+
+    def walk(i: int, s: list[int], sets: list[Meld]) -> bool:
+        if i == len(ranks):
+            dead = sum(tables.dead[x] for x in s)
+            if dead != best:
+                return True
+            for melds in _arrangements_for_masks(s, sets, tables):
+                covered = 0
+                for m in melds:
+                    covered |= m.mask
+                found.append(arrangement_of(melds, cards_of(mask & ~covered), rules))
+                if limit is not None and len(found) >= limit:
+                    return False
+            return True
+        rank = ranks[i]
+        for option in _set_options(rank, s):
+            for q in option:
+                s[q] ^= 1 << rank
+            go_on = walk(i + 1, s, [*sets, _set_meld(rank, option)] if option else sets)
+            for q in option:
+                s[q] ^= 1 << rank
+            if not go_on:
+                return False
+        return True
+
+    walk(0, s0, [])
+    found.sort(key=lambda a: a.key)
+    return found
+
+
+# --- eleven cards: the best discard ---------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class DiscardAnalysis:
+    """For an 11-card hand: the deadwood after each discard and the best discards (KNOCK.ELIGIBLE)."""
+
+    after_discard: tuple[tuple[Card, int], ...]
+    deadwood: int
+    best_discards: tuple[Card, ...]
+    big_gin: bool
+
+    def __repr__(self) -> str:
+        return (
+            f"DiscardAnalysis(deadwood={self.deadwood}, best_discards="
+            f"{tuple(card_str(c) for c in self.best_discards)!r}, big_gin={self.big_gin})"
+        )
+
+
+@implements("KNOCK.ELIGIBLE", "KNOCK.BIG-GIN-SHAPE")
+def analyse_discards(cards: Cards, rules: MeldRules = STANDARD) -> DiscardAnalysis:
+    """Minimum over every possible discard of the optimum of the cards kept.
+
+    This — not "meld all the cards and drop the highest leftover" — decides knock and gin
+    eligibility (KNOCK.ELIGIBLE). ``big_gin`` is true when all the cards together have no
+    deadwood (KNOCK.BIG-GIN-SHAPE).
+    """
+    mask = to_mask(cards)
+    if mask == 0:
+        raise MeldError("a hand needs at least one card to discard")
+    results = tuple((c, min_deadwood(mask ^ (1 << c), rules)) for c in cards_of(mask))
+    best = min(d for _, d in results)
+    return DiscardAnalysis(
+        after_discard=results,
+        deadwood=best,
+        best_discards=tuple(c for c, d in results if d == best),
+        big_gin=min_deadwood(mask, rules) == 0,
+    )

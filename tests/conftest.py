@@ -1,0 +1,19 @@
+"""Shared test configuration: Hypothesis profiles.
+
+``ci`` (used when CI is set) keeps the whole suite well inside the CI time budget; ``dev`` is the
+default; ``thorough`` (HYPOTHESIS_PROFILE=thorough) is for long local runs.
+"""
+
+from __future__ import annotations
+
+import os
+
+from hypothesis import HealthCheck, settings
+
+settings.register_profile("ci", max_examples=60, deadline=None, derandomize=True,
+                          suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile("dev", max_examples=150, deadline=None,
+                          suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile("thorough", max_examples=3000, deadline=None,
+                          suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.get("CI") else "dev"))
