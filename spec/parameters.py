@@ -7,11 +7,14 @@ sources of each attested value. Unknown names and values out of range raise
 
 from __future__ import annotations
 
+import operator
+import re
 import tomllib
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import Final, TypeAlias
+from typing import Any, Final, TypeAlias
 
 from ginspec.spec.errors import ParameterError
 
@@ -21,10 +24,11 @@ PARAMETERS_FILE: Final = Path(__file__).resolve().parent / "parameters.toml"
 
 @dataclass(frozen=True)
 class Attested:
-    """A value of a parameter and the sources that play it."""
+    """A value of a parameter, what it means, and the sources that play it."""
 
     value: Value
     sources: tuple[str, ...]
+    note: str = ""
 
 
 @dataclass(frozen=True)
@@ -40,6 +44,22 @@ class Parameter:
     min: int | None = None
     max: int | None = None
     values: tuple[Attested, ...] = ()
+    default_reason: str = ""
+
+    def attested(self, value: Value) -> Attested | None:
+        """The attested entry for ``value`` (None if no source plays it)."""
+        for entry in self.values:
+            if entry.value == value and type(entry.value) is type(value):
+                return entry
+        return None
+
+    def allowed(self) -> str:
+        """The allowed values in words, e.g. ``0..10`` or ``never|always``."""
+        if self.type == "bool":
+            return "true|false"
+        if self.type == "int":
+            return f"{self.min}..{self.max}"
+        return "|".join(self.choices)
 
     def check(self, value: object) -> Value:
         """Return ``value`` if it is allowed, else raise ParameterError naming the parameter."""
@@ -85,6 +105,8 @@ def load_parameters(path: Path = PARAMETERS_FILE) -> dict[str, Parameter]:
     data = tomllib.loads(path.read_text(encoding="utf-8"))
     params: dict[str, Parameter] = {}
     for name, spec in data.items():
+        if name == "constraints":
+            continue
         kind = spec["type"]
         if kind not in ("bool", "int", "enum"):
             raise ParameterError(f"parameters.toml: {name}: unknown type {kind!r}")
@@ -98,8 +120,10 @@ def load_parameters(path: Path = PARAMETERS_FILE) -> dict[str, Parameter]:
             min=spec.get("min"),
             max=spec.get("max"),
             values=tuple(
-                Attested(v["value"], tuple(v.get("sources", ()))) for v in spec.get("values", ())
+                Attested(v["value"], tuple(v.get("sources", ())), str(v.get("note", "")))
+                for v in spec.get("values", ())
             ),
+            default_reason=str(spec.get("default_reason", "")),
         )
         param.check(param.default)
         for attested in param.values:
@@ -128,3 +152,108 @@ def parse_assignment(text: str) -> tuple[str, Value]:
     if not sep:
         raise ParameterError(f"expected NAME=VALUE, got {text!r}")
     return name.strip(), parameter(name.strip()).parse(raw)
+
+
+# --- combinations -------------------------------------------------------------------------------
+
+_OPS: Final[dict[str, Callable[[Any, Any], bool]]] = {
+    "==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le,
+    ">": operator.gt, ">=": operator.ge,
+}
+_TERM_RE: Final = re.compile(r"^\s*([a-z_][a-z0-9_]*)\s*(==|!=|<=|>=|<|>)\s*(\S+)\s*$")
+
+
+@dataclass(frozen=True)
+class Term:
+    """One comparison ``NAME OP VALUE`` of a constraint."""
+
+    name: str
+    op: str
+    value: Value
+
+    def holds(self, values: Mapping[str, Value]) -> bool:
+        return bool(_OPS[self.op](values[self.name], self.value))
+
+    def __str__(self) -> str:
+        shown = str(self.value).lower() if isinstance(self.value, bool) else str(self.value)
+        return f"{self.name} {self.op} {shown}"
+
+
+@dataclass(frozen=True)
+class Constraint:
+    """A combination rule: when every ``when`` term holds, every ``require`` term must hold."""
+
+    when: tuple[Term, ...]
+    require: tuple[Term, ...]
+    message: str
+
+    def violated(self, values: Mapping[str, Value]) -> bool:
+        return all(t.holds(values) for t in self.when) and not all(
+            t.holds(values) for t in self.require
+        )
+
+
+def _parse_terms(text: str, params: Mapping[str, Parameter], where: str) -> tuple[Term, ...]:
+    terms = []
+    for part in text.split(" and "):
+        match = _TERM_RE.match(part)
+        if not match:
+            raise ParameterError(f"parameters.toml: {where}: cannot read {part!r}")
+        name, op, raw = match.groups()
+        if name not in params:
+            raise ParameterError(f"parameters.toml: {where}: unknown parameter {name!r}")
+        param = params[name]
+        value = param.parse(raw)
+        if op not in ("==", "!=") and param.type != "int":
+            raise ParameterError(f"parameters.toml: {where}: {op} needs an int parameter")
+        terms.append(Term(name, op, value))
+    return tuple(terms)
+
+
+def load_constraints(
+    path: Path = PARAMETERS_FILE, params: Mapping[str, Parameter] | None = None
+) -> tuple[Constraint, ...]:
+    """Read the ``[[constraints]]`` list of the catalogue (checked against the parameters)."""
+    data = tomllib.loads(path.read_text(encoding="utf-8"))
+    known = params if params is not None else load_parameters(path)
+    out = []
+    for i, item in enumerate(data.get("constraints", ())):
+        where = f"constraint {i + 1}"
+        out.append(
+            Constraint(
+                when=_parse_terms(str(item["when"]), known, where),
+                require=_parse_terms(str(item["require"]), known, where),
+                message=str(item["message"]),
+            )
+        )
+    return tuple(out)
+
+
+@cache
+def constraints() -> tuple[Constraint, ...]:
+    """The installed combination rules (loaded once)."""
+    return load_constraints(params=parameters())
+
+
+def complete(values: Mapping[str, object]) -> dict[str, Value]:
+    """Every parameter: the given values (checked) and the defaults for the rest, in catalogue order.
+
+    Unknown names and values out of range raise ParameterError; combinations are not checked here
+    (see :func:`check_combination`).
+    """
+    catalogue = parameters()
+    for name in values:
+        if name not in catalogue:
+            raise ParameterError(f"unknown parameter {name!r}")
+    return {
+        name: (param.check(values[name]) if name in values else param.default)
+        for name, param in catalogue.items()
+    }
+
+
+def check_combination(values: Mapping[str, Value]) -> None:
+    """Raise ParameterError for the first impossible combination in a complete set of values."""
+    full = complete(values)
+    for rule in constraints():
+        if rule.violated(full):
+            raise ParameterError(rule.message)

@@ -1,0 +1,111 @@
+"""``ginspec rules``: the ruleset parameters and the named profiles.
+
+* ``ginspec rules`` lists the profiles and the parameters (type, allowed values, default, clause).
+* ``ginspec rules PROFILE [--set NAME=VALUE ...] [--json]`` prints one ruleset as a table of
+  parameter, value and source. Unknown profiles, parameters or values, and impossible
+  combinations, are one-line errors with exit code 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+from ginspec.conformance.cli import UsageError
+from ginspec.spec.parameters import Value, parameters
+from ginspec.spec.profiles import parse_overrides, profile, profiles, ruleset
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser(
+        "rules",
+        help="list the ruleset profiles and parameters, or print one profile",
+        description="Without PROFILE: list profiles and parameters. With PROFILE: print its "
+        "value and source for every parameter.",
+    )
+    p.add_argument("profile", nargs="?", help="a profile name, e.g. pagat (see `ginspec rules`)")
+    p.add_argument("--set", dest="overrides", action="append", default=[], metavar="NAME=VALUE",
+                   help="override a parameter (repeatable)")
+    p.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    p.set_defaults(handler=run)
+
+
+def _show(value: Value) -> str:
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+def _catalogue_json() -> dict[str, Any]:
+    return {
+        "profiles": [
+            {"name": n, "title": profile(n).title, "basis": profile(n).basis} for n in profiles()
+        ],
+        "parameters": [
+            {
+                "name": p.name, "type": p.type, "allowed": p.allowed(), "default": p.default,
+                "clause": p.clause, "description": p.description,
+                "default_reason": p.default_reason,
+                "values": [
+                    {"value": a.value, "note": a.note, "sources": list(a.sources)} for a in p.values
+                ],
+            }
+            for p in parameters().values()
+        ],
+    }
+
+
+def _print_catalogue() -> None:
+    print("Profiles:")
+    for name in profiles():
+        print(f"  {name:<18} {profile(name).title}")
+    print()
+    print("Parameters:")
+    rows = [(p.name, p.allowed(), _show(p.default), p.clause) for p in parameters().values()]
+    widths = [max(len(r[i]) for r in rows) for i in range(3)]
+    print(f"  {'name':<{widths[0]}}  {'allowed':<{widths[1]}}  {'default':<{widths[2]}}  clause")
+    for row in rows:
+        print(f"  {row[0]:<{widths[0]}}  {row[1]:<{widths[1]}}  {row[2]:<{widths[2]}}  {row[3]}")
+    print()
+    print("Show one profile: ginspec rules PROFILE [--set NAME=VALUE ...] [--json]")
+
+
+def run(args: argparse.Namespace) -> int:
+    overrides = parse_overrides(args.overrides)
+    if args.profile is None:
+        if overrides:
+            raise UsageError("rules: --set needs a PROFILE")
+        if args.json:
+            print(json.dumps(_catalogue_json(), indent=1))
+        else:
+            _print_catalogue()
+        return 0
+    rules = ruleset(args.profile, overrides)
+    prof = rules.profile
+    if args.json:
+        print(json.dumps({
+            "profile": rules.name,
+            "title": prof.title,
+            "basis": prof.basis,
+            "description": prof.description,
+            "overrides": rules.overrides,
+            "repr": repr(rules),
+            "values": {name: rules[name] for name in rules},
+            "sources": {name: rules.source(name) for name in rules},
+            "stated": {
+                name: (name not in rules.overrides and prof.entries[name].stated) for name in rules
+            },
+        }, indent=1))
+        return 0
+    print(f"{rules.name} — {prof.title}")
+    print(f"Basis: {prof.basis}" + (f"  (inherits {prof.base})" if prof.base else ""))
+    print(prof.description)
+    if rules.overrides:
+        print(f"Overrides: {', '.join(f'{k}={_show(v)}' for k, v in rules.overrides.items())}")
+    print()
+    width = max(len(name) for name in rules)
+    vwidth = max(len(_show(v)) for v in rules.values())
+    print(f"{'parameter':<{width}}  {'value':<{vwidth}}  source")
+    for name in rules:
+        mark = "*" if name in rules.overrides else " "
+        print(f"{name:<{width}}  {_show(rules[name]):<{vwidth}} {mark}{rules.source(name)}")
+    return 0
