@@ -12,7 +12,6 @@ import tomllib
 from pathlib import Path
 
 import pytest
-
 from ginspec.conformance.cli import main
 from ginspec.spec.errors import ParameterError
 from ginspec.spec.parameters import (
@@ -28,11 +27,14 @@ from ginspec.spec.profiles import Ruleset, parse_overrides, profile, profiles, r
 
 SPEC = Path(__file__).resolve().parents[1] / "spec"
 SOURCE_KEYS = set(tomllib.loads((SPEC / "sources.toml").read_text(encoding="utf-8")))
-TEAM_NAMES = """knock_limit oklahoma oklahoma_ace spade_double gin_bonus big_gin_bonus undercut_bonus
-undercut_on_tie discard_taken_card first_turn knock_on_wall_draw wall_action wall_size redeal_dealer
-layoff_chain layoff_after_gin knocker_may_lay_off knocker_must_meld_maximally gin_compulsory
-game_target game_bonus box_bonus boxes_count_toward_target shutout_effect shutout_test next_dealer
-first_dealer extra_boxes ace_high_runs wraparound_runs ace_value""".split()
+TEAM_NAMES = [
+    "knock_limit", "oklahoma", "oklahoma_ace", "spade_double", "gin_bonus", "big_gin_bonus",
+    "undercut_bonus", "undercut_on_tie", "discard_taken_card", "first_turn", "knock_on_wall_draw",
+    "wall_action", "wall_size", "redeal_dealer", "layoff_chain", "layoff_after_gin",
+    "knocker_may_lay_off", "knocker_must_meld_maximally", "gin_compulsory", "game_target",
+    "game_bonus", "box_bonus", "boxes_count_toward_target", "shutout_effect", "shutout_test",
+    "next_dealer", "first_dealer", "extra_boxes", "ace_high_runs", "wraparound_runs", "ace_value",
+]
 
 
 def _key(source: str) -> str:
