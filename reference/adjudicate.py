@@ -1,0 +1,354 @@
+"""The adjudicator: the ruling on a knock, with both sides playing best (SHOWDOWN.BEST-PLAY).
+
+Given the knocker's cards (the ten kept after the knock discard, or eleven), the defender's ten
+cards and a ruleset, :func:`adjudicate` finds the declaration, the layoffs, both deadwood
+counts, the outcome and the points, with the trail of clauses that decided each step.
+
+Best play (SHOWDOWN.BEST-PLAY): the knocker picks, among its legal declarations, one that
+maximises its net result (its points minus the defender's) given the defender's best reply;
+the defender's reply minimises that net result, which — when the knocker may not lay off —
+is the same as minimising the defender's deadwood. Ties are broken as the clause says.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any, Final, TypeAlias
+
+from ginspec.reference.layoffs import (
+    Declaration,
+    Defence,
+    Layoff,
+    ShowdownError,
+    ShowdownRules,
+    Table,
+    best_defence,
+    best_knocker_layoffs,
+    check_declaration,
+    defences,
+    legal_declarations,
+)
+from ginspec.reference.melds import Cards, Meld, MeldKind, check_meld, min_deadwood, to_mask
+from ginspec.spec.cards import Card, card_str, cards_of
+from ginspec.spec.clauses import implements
+from ginspec.spec.errors import DuplicateCardError, HandSizeError, ParameterError
+from ginspec.spec.parameters import Value
+
+Outcome: TypeAlias = str
+"""One of :data:`OUTCOMES`."""
+OUTCOMES: Final = ("knock", "gin", "big-gin", "undercut", "no-score", "illegal-knock")
+
+HandKind: TypeAlias = str
+"""How the knocker went out: ``knock``, ``gin`` or ``big_gin``."""
+
+PointsFn: TypeAlias = Callable[[HandKind, int, int], tuple[int, int]]
+"""Hand points (knocker, defender) from the kind of hand and both deadwoods after layoffs."""
+
+Step: TypeAlias = tuple[str, str]
+"""One line of the trail: the clause ID and what it decided."""
+
+
+@dataclass(frozen=True)
+class Ruling:
+    """The adjudicated result of a knock."""
+
+    outcome: Outcome
+    knock_limit: int
+    declaration: Declaration | None
+    defence: Defence | None
+    knocker_layoffs: tuple[Layoff, ...]
+    knocker_deadwood: int | None
+    defender_deadwood: int | None
+    points: tuple[int, int] | None
+    discard: Card | None = None
+    declarations_considered: int = 0
+    trail: tuple[Step, ...] = field(default=(), compare=False)
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON form (documented in spec chapter 13, SHOWDOWN.BEST-PLAY)."""
+        decl = self.declaration
+        defence = self.defence
+        return {
+            "outcome": self.outcome,
+            "knock_limit": self.knock_limit,
+            "discard": card_str(self.discard) if self.discard is not None else None,
+            "declaration": None if decl is None else {
+                "melds": [[card_str(c) for c in m.cards] for m in decl.melds],
+                "deadwood_cards": [card_str(c) for c in decl.deadwood_cards],
+                "deadwood": decl.deadwood,
+            },
+            "defender": None if defence is None else {
+                "melds": [[card_str(c) for c in m.cards] for m in defence.melds],
+                "layoffs": [_layoff_json(x, defence.table) for x in defence.layoffs],
+                "deadwood_cards": [card_str(c) for c in defence.deadwood_cards],
+            },
+            "knocker_layoffs": [
+                _layoff_json(x, defence.table if defence else ()) for x in self.knocker_layoffs
+            ],
+            "deadwood": {"knocker": self.knocker_deadwood, "defender": self.defender_deadwood},
+            "points": {
+                "knocker": None if self.points is None else self.points[0],
+                "defender": None if self.points is None else self.points[1],
+            },
+            "declarations_considered": self.declarations_considered,
+            "trail": [{"clause": c, "text": t} for c, t in self.trail],
+        }
+
+
+def _layoff_json(layoff: Layoff, table: Table) -> dict[str, Any]:
+    target = table[layoff.target].original if layoff.target < len(table) else None
+    return {
+        "card": card_str(layoff.card),
+        "onto": [card_str(c) for c in target.cards] if target else [],
+        "action": str(layoff),
+    }
+
+
+# --- best play --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Reply:
+    defence: Defence
+    knocker_layoffs: tuple[Layoff, ...]
+    knocker_deadwood: int
+    points: tuple[int, int]
+
+    @property
+    def net(self) -> int:
+        return self.points[0] - self.points[1]
+
+
+def _kind(decl: Declaration) -> HandKind:
+    return "big_gin" if decl.big_gin else "gin" if decl.gin else "knock"
+
+
+@implements("SHOWDOWN.BEST-PLAY", "SHOWDOWN.COMPARE")
+def best_reply(
+    decl: Declaration, defender: Cards, rules: ShowdownRules, points: PointsFn
+) -> _Reply:
+    """The defender's best reply to a declaration (SHOWDOWN.BEST-PLAY).
+
+    Without knocker layoffs: the spread leaving the defender the least deadwood (points are
+    monotone in it). With knocker layoffs: every spread is tried, the knocker answers with its
+    best layoffs, and the defender keeps the spread that minimises the knocker's net result
+    (ties: less defender deadwood, then the order of :func:`defences`).
+    """
+    kind = _kind(decl)
+    if not rules.knocker_may_lay_off or decl.gin:
+        defence = best_defence(decl.melds, defender, rules, gin=decl.gin)
+        return _Reply(defence, (), decl.deadwood, points(kind, decl.deadwood, defence.deadwood))
+    best: _Reply | None = None
+    for defence in defences(decl.melds, defender, rules, gin=decl.gin):
+        lays, knocker_dw, final = best_knocker_layoffs(defence.table, decl.deadwood_cards, rules)
+        reply = _Reply(
+            replace(defence, table=final),
+            lays,
+            knocker_dw,
+            points(kind, knocker_dw, defence.deadwood),
+        )
+        if best is None or (reply.net, reply.defence.deadwood) < (best.net, best.defence.deadwood):
+            best = reply
+    assert best is not None  # defences() always yields at least the empty spread
+    return best
+
+
+def outcome_of(kind: HandKind, knocker_dw: int, defender_dw: int, tie_rule: str) -> Outcome:
+    """The outcome name (SHOWDOWN.COMPARE): the comparison is made after all layoffs."""
+    if kind == "big_gin":
+        return "big-gin"
+    if kind == "gin":
+        return "gin"
+    if defender_dw < knocker_dw:
+        return "undercut"
+    if defender_dw == knocker_dw:
+        return {"undercut": "undercut", "no_score": "no-score"}.get(tie_rule, "knock")
+    return "knock"
+
+
+@dataclass(frozen=True)
+class Position:
+    """What the adjudicator is asked: cards, rules in force and how hands are scored."""
+
+    knocker: tuple[Card, ...]
+    defender: tuple[Card, ...]
+    rules: ShowdownRules
+    points: PointsFn
+    tie_rule: str = "undercut"
+
+
+def _check_cards(knocker: Cards, defender: Cards) -> tuple[int, int]:
+    k, d = to_mask(knocker), to_mask(defender)
+    if k & d:
+        both = " ".join(card_str(c) for c in cards_of(k & d))
+        raise DuplicateCardError(f"{both} given to both the knocker and the defender")
+    if k.bit_count() not in (10, 11):
+        raise HandSizeError(
+            f"the knocker has {k.bit_count()} cards; give the 10 kept after the knock discard "
+            "(or 11: before the discard, or for big gin)"
+        )
+    if d.bit_count() != 10:
+        raise HandSizeError(f"the defender holds 10 cards, not {d.bit_count()}")
+    return k, d
+
+
+@implements("SHOWDOWN.BEST-PLAY")
+def adjudicate_position(
+    position: Position, knocker_melds: Sequence[Sequence[Card]] | None = None
+) -> Ruling:
+    """Adjudicate a knock; with ``knocker_melds`` the declaration is fixed, else chosen best."""
+    k, d = _check_cards(position.knocker, position.defender)
+    rules = position.rules
+    if knocker_melds is not None:
+        return _fixed(position, k, d, knocker_melds)
+    candidates: list[tuple[Card | None, Declaration]] = [
+        (None, x) for x in legal_declarations(k, rules)
+    ]
+    if k.bit_count() == 11:
+        for card in cards_of(k):
+            candidates.extend((card, x) for x in legal_declarations(k & ~(1 << card), rules))
+    if not candidates:
+        return _no_knock(position, k)
+    best: tuple[int, Card | None, Declaration, _Reply] | None = None
+    for discard, decl in candidates:
+        reply = best_reply(decl, d, rules, position.points)
+        if best is None or reply.net > best[0]:
+            best = (reply.net, discard, decl, reply)
+    assert best is not None
+    _, discard, decl, reply = best
+    return _ruling(position, decl, reply, discard, len(candidates), chosen=True)
+
+
+def _fixed(
+    position: Position, k: int, d: int, knocker_melds: Sequence[Sequence[Card]]
+) -> Ruling:
+    rules = position.rules
+    try:
+        decl = check_declaration(k, knocker_melds, rules)
+    except ShowdownError as exc:
+        if exc.code in ("DECLARATION_CARD_NOT_HELD", "DECLARATION_CARD_TWICE"):
+            raise
+        least = min_deadwood(k, rules.meld_rules) if k.bit_count() == 10 else None
+        trail: list[Step] = [(exc.clause, f"declaration rejected: {exc}")]
+        if least is not None:
+            verdict = (
+                f"the best arrangement of these cards has deadwood {least}, "
+                + ("so a correct declaration was possible" if least <= rules.knock_limit
+                   else f"above the knock limit {rules.knock_limit}: no legal knock")
+            )
+            trail.append(("DEADWOOD.MINIMUM", verdict))
+        return Ruling("illegal-knock", rules.knock_limit, None, None, (), None, None, None,
+                      trail=tuple(trail))
+    reply = best_reply(decl, d, rules, position.points)
+    return _ruling(position, decl, reply, None, 1, chosen=False)
+
+
+def _no_knock(position: Position, k: int) -> Ruling:
+    rules = position.rules
+    if k.bit_count() == 11:
+        kept = min(min_deadwood(k & ~(1 << c), rules.meld_rules) for c in cards_of(k))
+        text = f"after the best discard the least deadwood is {kept}"
+    else:
+        kept = min_deadwood(k, rules.meld_rules)
+        text = f"the least deadwood of these ten cards is {kept}"
+    text += f", above the knock limit {rules.knock_limit}"
+    return Ruling("illegal-knock", rules.knock_limit, None, None, (), None, None, None,
+                  trail=(("KNOCK.LIMIT", f"no legal declaration: {text}"),))
+
+
+def _layoff_step(onto: Meld, layoff: Layoff, who: str, rules: ShowdownRules) -> Step:
+    """The trail line of a layoff: a set's fourth card, a run end, or a chained run card."""
+    if onto.kind is MeldKind.SET:
+        clause = "LAYOFF.SET"
+    elif check_meld([*onto.cards, layoff.card], rules.meld_rules).valid:
+        clause = "LAYOFF.RUN"
+    else:
+        clause = "LAYOFF.CHAIN"
+    return clause, f"{who} lays off {card_str(layoff.card)} onto {onto}"
+
+
+_SCORE_CLAUSE: Final = {
+    "knock": "SCORE.KNOCK",
+    "undercut": "SCORE.UNDERCUT",
+    "no-score": "SCORE.TIE",
+    "gin": "SCORE.GIN",
+    "big-gin": "SCORE.BIG-GIN",
+}
+
+
+def _ruling(
+    position: Position,
+    decl: Declaration,
+    reply: _Reply,
+    discard: Card | None,
+    considered: int,
+    *,
+    chosen: bool,
+) -> Ruling:
+    rules = position.rules
+    kind = _kind(decl)
+    defence = reply.defence
+    outcome = outcome_of(kind, reply.knocker_deadwood, defence.deadwood, position.tie_rule)
+    trail: list[Step] = []
+    if discard is not None:
+        trail.append(("KNOCK.ELIGIBLE", f"the knocker discards {card_str(discard)} face down"))
+    if chosen:
+        trail.append((
+            "SHOWDOWN.BEST-PLAY",
+            f"of {considered} legal declaration(s) this one gives the knocker the best net "
+            "result against the defender's best reply",
+        ))
+    trail.append(("SHOWDOWN.DECLARATION",
+                  f"knocker declares {decl}: deadwood {decl.deadwood} (limit {rules.knock_limit})"))
+    if decl.gin:
+        trail.append(("KNOCK.GIN", "no deadwood: " + ("big gin" if decl.big_gin else "gin")))
+        if rules.layoff_after_gin == "forbidden":
+            trail.append(("LAYOFF.AFTER-GIN", "no layoffs against gin"))
+    melds = " / ".join(str(m) for m in defence.melds) or "no melds"
+    trail.append(("SHOWDOWN.DEFENDER-SPREAD", f"defender spreads {melds}"))
+    for layoff in defence.layoffs:
+        trail.append(_layoff_step(defence.table[layoff.target].original, layoff, "defender", rules))
+    for layoff in reply.knocker_layoffs:
+        trail.append(("LAYOFF.KNOCKER", "the knocker may lay off (knocker_may_lay_off)"))
+        trail.append(_layoff_step(defence.table[layoff.target].original, layoff, "knocker", rules))
+    trail.append(("SHOWDOWN.COMPARE",
+                  f"after layoffs: knocker {reply.knocker_deadwood}, defender {defence.deadwood}"))
+    trail.append((_SCORE_CLAUSE[outcome],
+                  f"{outcome}: knocker {reply.points[0]}, defender {reply.points[1]}"))
+    return Ruling(
+        outcome=outcome,
+        knock_limit=rules.knock_limit,
+        declaration=decl,
+        defence=defence,
+        knocker_layoffs=reply.knocker_layoffs,
+        knocker_deadwood=reply.knocker_deadwood,
+        defender_deadwood=defence.deadwood,
+        points=reply.points,
+        discard=discard,
+        declarations_considered=considered,
+        trail=tuple(trail),
+    )
+
+
+# --- rulesets ---------------------------------------------------------------------------------
+
+
+def position_from_ruleset(
+    knocker: Iterable[Card], defender: Iterable[Card], ruleset: Mapping[str, Value],
+    upcard: Card | None = None,
+) -> Position:
+    """A :class:`Position` under a ruleset (a profile's parameter values)."""
+    from ginspec.reference import scoring  # rules-params' module (SCORE.*)
+
+    rules = ShowdownRules.from_params(ruleset)
+    if ruleset.get("oklahoma"):
+        if upcard is None:
+            raise ParameterError("oklahoma: give the upcard (--upcard), it sets the knock limit")
+        rules = rules.with_limit(scoring.oklahoma_knock_limit(ruleset, upcard))
+
+    def points(kind: HandKind, knocker_dw: int, defender_dw: int) -> tuple[int, int]:
+        return scoring.hand_points(kind, knocker_dw, defender_dw, ruleset, upcard)
+
+    return Position(tuple(knocker), tuple(defender), rules, points,
+                    str(ruleset.get("undercut_on_tie", "undercut")))
