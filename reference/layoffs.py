@@ -179,7 +179,8 @@ def table_of(knocker_melds: Iterable[Meld], defender_melds: Iterable[Meld] = ())
 
 @dataclass(frozen=True)
 class Layoff:
-    """One card laid off onto the meld ``table[target]``; ``anchor`` is that meld's first card.
+    """One card laid off onto the meld ``table[target]``; ``anchor`` is the lowest card (by card
+    number) of that meld as originally spread.
 
     Written ``layoff 9S to 8S``: the card, then any card of the target meld (LAYOFF.TARGET).
     """
@@ -208,7 +209,7 @@ def parse_layoff(text: str, table: Table) -> Layoff:
     card, anchor = parse_card(words[0]), parse_card(words[2])
     for index, meld in enumerate(table):
         if meld.mask >> anchor & 1:
-            return Layoff(card, index, meld.original.cards[0])
+            return Layoff(card, index, min(meld.original.cards))
     raise ShowdownError(f"no meld on the table holds {card_str(anchor)}", "LAYOFF_NO_SUCH_MELD")
 
 
@@ -263,7 +264,7 @@ def legal_layoffs(
     for card in cards_of(to_mask(cards)):
         for index in targets:
             if fit_failure(table[index], card, rules) is None:
-                out.append(Layoff(card, index, table[index].original.cards[0]))
+                out.append(Layoff(card, index, min(table[index].original.cards)))
     return out
 
 

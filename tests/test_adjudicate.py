@@ -1,0 +1,125 @@
+"""The adjudicator's search and verdicts (SHOWDOWN.BEST-PLAY, SHOWDOWN.COMPARE).
+
+These tests drive :func:`adjudicate_position` with the digest's "PAG" bonuses (gin 20, undercut
+10, a tie is an undercut) given as a plain scorer, so that they test the search — which
+declaration, which reply — independently of the scoring module. Points under the real profiles
+are tested in tests/test_casebook.py. Expected values are worked out by hand.
+"""
+
+from __future__ import annotations
+
+import pytest
+from ginspec.reference.adjudicate import Position, adjudicate_position, outcome_of
+from ginspec.reference.layoffs import ShowdownRules
+from ginspec.spec.cards import card_str, parse_cards
+from ginspec.spec.errors import DuplicateCardError, HandSizeError
+
+CHAIN = ShowdownRules()
+NO_CHAIN = ShowdownRules(layoff_chain="original_melds_only")
+
+
+def pag(kind: str, knocker: int, defender: int) -> tuple[int, int]:
+    """Digest shorthand PAG: gin 20 + deadwood; knock: the difference; tie or less: undercut +10."""
+    if kind != "knock":
+        return 20 + defender, 0
+    if defender <= knocker:
+        return 0, knocker - defender + 10
+    return defender - knocker, 0
+
+
+def position(knocker: str, defender: str, rules: ShowdownRules = CHAIN) -> Position:
+    return Position(tuple(parse_cards(knocker)), tuple(parse_cards(defender)), rules, pag)
+
+
+def test_c21_undercut_is_decided_after_layoffs() -> None:
+    ruling = adjudicate_position(position("9S 9H 9D 2C 3C 4C JH QH KH 7D",
+                                          "9C 5S 4D 5H 6H 7H 8H TS JS QS"))
+    # 9C lays off: 18 -> 9 > 7, no undercut; the knocker scores 9 - 7 = 2.
+    assert (ruling.outcome, ruling.knocker_deadwood, ruling.defender_deadwood) == ("knock", 7, 9)
+    assert ruling.points == (2, 0)
+    assert [card_str(x.card) for x in ruling.defence.layoffs] == ["9C"]  # type: ignore[union-attr]
+    assert ("SHOWDOWN.COMPARE", "after layoffs: knocker 7, defender 9") in ruling.trail
+
+
+def test_c04_knocker_declares_sets_to_block_layoffs() -> None:
+    ruling = adjudicate_position(position("5S 6S 7S 5C 6C 7C 5D 6D 7D AS",
+                                          "3S 4S 4C 4D 8S 8C 8D 5H 6H 7H"))
+    assert ruling.declaration is not None
+    assert all(m.kind.value == "set" for m in ruling.declaration.melds)
+    assert (ruling.outcome, ruling.defender_deadwood, ruling.points) == ("knock", 3, (2, 0))
+    runs = adjudicate_position(
+        position("5S 6S 7S 5C 6C 7C 5D 6D 7D AS", "3S 4S 4C 4D 8S 8C 8D 5H 6H 7H"),
+        [parse_cards("5S 6S 7S"), parse_cards("5C 6C 7C"), parse_cards("5D 6D 7D")],
+    )
+    # runs: 4S, 3S (chained), 4C, 4D lay off; 888 and 5H 6H 7H meld; 0 <= 1 -> undercut 1 + 10
+    assert (runs.outcome, runs.defender_deadwood, runs.points) == ("undercut", 0, (0, 11))
+
+
+def test_c06_best_declaration_flips_with_layoff_chain() -> None:
+    knocker, defender = "2S 3S 4S 9H 9D 9C JH QH KH AD", "AS 5S 6S 8D 8H 8S QC QD QS 4C"
+    chain = adjudicate_position(position(knocker, defender, CHAIN))
+    # full meld: AS 5S 6S lay off -> 4, +3; under-meld: 16 - 10 = +6. The under-meld wins.
+    assert (chain.knocker_deadwood, chain.defender_deadwood, chain.points) == (10, 16, (6, 0))
+    no_chain = adjudicate_position(position(knocker, defender, NO_CHAIN))
+    # full meld: AS, 5S lay off (6S cannot chain) -> 10, +9 beats the under-meld's +6.
+    assert (no_chain.knocker_deadwood, no_chain.defender_deadwood, no_chain.points) == (1, 10, (9, 0))
+    maximal = adjudicate_position(position(knocker, defender,
+                                           ShowdownRules(knocker_must_meld_maximally=True)))
+    assert (maximal.knocker_deadwood, maximal.defender_deadwood, maximal.points) == (1, 4, (3, 0))
+    assert maximal.declarations_considered == 1
+
+
+def test_declared_melds_over_the_limit_are_an_illegal_knock() -> None:
+    ruling = adjudicate_position(position("2S 3S 4S 9H 9D 9C JH QH KH AD",
+                                          "AS 5S 6S 8D 8H 8S QC QD QS 4C"),
+                                 [parse_cards("9H 9D 9C")])
+    assert (ruling.outcome, ruling.points) == ("illegal-knock", None)
+    assert ruling.trail[0][0] == "SHOWDOWN.DECLARATION"
+
+
+def test_c15_ace_high_run_is_not_a_meld_and_the_knock_is_illegal() -> None:
+    ruling = adjudicate_position(position("QS KS AS 5C 6C 7C 8D 8H 8S 4D",
+                                          "2C 2D 2H 9C 9D 9H TS JS 3H 4H"),
+                                 [parse_cards("QS KS AS"), parse_cards("5C 6C 7C"),
+                                  parse_cards("8D 8H 8S")])
+    assert ruling.outcome == "illegal-knock"
+    assert ruling.trail[0][0] == "MELD.RUN.ACE-LOW"
+    # 10 + 10 + 1 + 4 = 25 > 10: no declaration of these cards is legal either
+    assert "deadwood 25" in ruling.trail[1][1]
+    assert adjudicate_position(position("QS KS AS 5C 6C 7C 8D 8H 8S 4D",
+                                        "2C 2D 2H 9C 9D 9H TS JS 3H 4H")).outcome == "illegal-knock"
+
+
+def test_eleven_cards_the_adjudicator_picks_the_discard() -> None:  # digest C08, PAG
+    ruling = adjudicate_position(position("3C 4C 5C 6C 8D 8H 8S 8C JS QS KS",
+                                          "2D 3D 4H 5H 6S 7S 9D TD AH KH"))
+    # no big gin under PAG: discard a card of a four-card meld and go gin; defender has
+    # 2+3+4+5+6+7+9+10+1+10 = 57 and no layoffs against gin: 20 + 57 = 77.
+    assert (ruling.outcome, ruling.defender_deadwood, ruling.points) == ("gin", 57, (77, 0))
+    assert ruling.discard is not None
+    big = adjudicate_position(Position(
+        tuple(parse_cards("3C 4C 5C 6C 8D 8H 8S 8C JS QS KS")),
+        tuple(parse_cards("2D 3D 4H 5H 6S 7S 9D TD AH KH")),
+        ShowdownRules(big_gin=True),
+        lambda kind, k, d: (31 + d, 0) if kind == "big_gin" else pag(kind, k, d)))
+    assert (big.outcome, big.points, big.discard) == ("big-gin", (88, 0), None)
+
+
+def test_bad_positions_raise_typed_errors() -> None:
+    with pytest.raises(DuplicateCardError):
+        adjudicate_position(position("2S 3S 4S 9H 9D 9C JH QH KH AD",
+                                     "AD 5S 6S 8D 8H 8S QC QD QS 4C"))
+    with pytest.raises(HandSizeError):
+        adjudicate_position(position("2S 3S 4S 9H 9D 9C JH QH KH",
+                                     "AS 5S 6S 8D 8H 8S QC QD QS 4C"))
+
+
+@pytest.mark.parametrize(
+    ("tie_rule", "outcome"),
+    [("undercut", "undercut"), ("no_score", "no-score"), ("knocker_scores_zero", "knock")],
+)
+def test_outcome_of_a_tie(tie_rule: str, outcome: str) -> None:  # digest C01
+    assert outcome_of("knock", 5, 5, tie_rule) == outcome
+    assert outcome_of("knock", 5, 4, tie_rule) == "undercut"
+    assert outcome_of("knock", 5, 6, tie_rule) == "knock"
+    assert outcome_of("gin", 0, 0, tie_rule) == "gin"
