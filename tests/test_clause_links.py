@@ -1,0 +1,312 @@
+"""Clause IDs cited anywhere in the project must exist, and the spec's own links must resolve.
+
+The citation forms that are checked are listed in spec/README.md ("Citing clauses"):
+
+* ``@implements("ID", ...)`` in Python (also checked through ``IMPLEMENTATIONS`` after importing
+  every reference module);
+* a ``clauses`` list or a ``clause`` string in code, TOML, JSON or YAML: ``clauses = ["ID"]``,
+  ``"clauses": ["ID"]``, ``clause = "ID"``, ``"clause": "ID"``; every string there must be an ID;
+* ``[ID]`` in prose (Markdown, docstrings, comments);
+* a bare ID in Markdown or Python text whose first word is the chapter word of an existing clause
+  (``CARD``, ``MELD``, ...), e.g. "(MELD.SET, MELD.RUN)" in a docstring;
+* ``see_also`` in a clause block.
+
+A line containing ``clause-links: ignore`` is not scanned (for tests that need a bogus ID).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Final
+
+import pytest
+from ginspec.reference import implemented_modules
+from ginspec.spec.clauses import (
+    CLAUSE_ID_RE,
+    IMPLEMENTATIONS,
+    Registry,
+    load_registry,
+    parse_chapter,
+    registry,
+)
+from ginspec.spec.errors import ClauseError
+from ginspec.spec.parameters import parameters
+
+ROOT: Final = Path(__file__).resolve().parents[1]
+SPEC: Final = ROOT / "spec"
+CHAPTERS: Final = SPEC / "chapters"
+
+OWNED_CHAPTERS: Final = ("01-cards", "02-melds", "03-deadwood", "04-knock-eligibility")
+"""The spec-writer's chapters: each testable clause needs an example or implementing code."""
+
+SKIP_DIRS: Final = {
+    ".git", ".venv", "venv", "build", "dist", "__pycache__", ".hypothesis", ".mypy_cache",
+    ".pytest_cache", ".ruff_cache", "node_modules", "_build",
+}
+TEXT_SUFFIXES: Final = {".py", ".md", ".rst", ".txt"}
+DATA_SUFFIXES: Final = {".toml", ".json", ".jsonl", ".yaml", ".yml"}
+SKIP_FILES: Final = {SPEC / "retired.toml", Path(__file__).resolve()}
+"""retired.toml lists retired IDs on purpose; this file's own scanner tests use bogus IDs."""
+IGNORE_MARK: Final = "clause-links: ignore"
+
+_ID: Final = r"[A-Z][A-Z0-9]*(?:\.[A-Z0-9][A-Z0-9-]*)+"
+BARE_ID_RE: Final = re.compile(rf"(?<![\w.\-/])({_ID})(?![\w\-]|\.[A-Za-z0-9])")
+BRACKET_RE: Final = re.compile(rf"\[({_ID})\]")
+IMPLEMENTS_RE: Final = re.compile(r"@implements\(([^)]*)\)")
+CLAUSES_LIST_RE: Final = re.compile(r"""["']?\bclauses["']?\s*[:=]\s*\[([^\]]*)\]""")
+CLAUSE_STR_RE: Final = re.compile(r"""["']?\bclause["']?\s*[:=]\s*["']([^"'\n]*)["']""")
+STRING_RE: Final = re.compile(r"""["']([^"'\n]*)["']""")
+
+
+@dataclass(frozen=True)
+class Citation:
+    path: Path
+    line: int
+    form: str
+    text: str
+
+    def where(self) -> str:
+        return f"{self.path.relative_to(ROOT)}:{self.line} ({self.form}) {self.text!r}"
+
+
+def project_files() -> Iterator[Path]:
+    """Every text or data file of the project, without virtualenvs, caches and build output."""
+    stack = [ROOT]
+    while stack:
+        folder = stack.pop()
+        for entry in sorted(folder.iterdir()):
+            if entry.is_dir():
+                if entry.name not in SKIP_DIRS and not entry.name.endswith(".egg-info"):
+                    stack.append(entry)
+            elif entry.suffix in TEXT_SUFFIXES | DATA_SUFFIXES and entry not in SKIP_FILES:
+                yield entry
+
+
+def _line_of(text: str, offset: int) -> int:
+    return text.count("\n", 0, offset) + 1
+
+
+def _strip_ignored(text: str) -> str:
+    """Blank out ignored lines, keeping the line numbering."""
+    return "\n".join("" if IGNORE_MARK in line else line for line in text.split("\n"))
+
+
+def citations_in(path: Path, text: str, chapter_words: frozenset[str]) -> Iterator[Citation]:
+    """The clause citations in one file's text."""
+    text = _strip_ignored(text)
+    structured_spans: list[tuple[int, int]] = []
+
+    def strings(form: str, match: re.Match[str]) -> Iterator[Citation]:
+        structured_spans.append(match.span())
+        for s in STRING_RE.finditer(match.group(1)):
+            offset = match.start(1) + s.start()
+            yield Citation(path, _line_of(text, offset), form, s.group(1))
+
+    if path.suffix == ".py":
+        for m in IMPLEMENTS_RE.finditer(text):
+            yield from strings("@implements", m)
+    for m in CLAUSES_LIST_RE.finditer(text):
+        yield from strings("clauses list", m)
+    for m in CLAUSE_STR_RE.finditer(text):
+        structured_spans.append(m.span())
+        yield Citation(path, _line_of(text, m.start(1)), "clause string", m.group(1))
+    if path.suffix in TEXT_SUFFIXES:
+        for m in BRACKET_RE.finditer(text):
+            yield Citation(path, _line_of(text, m.start(1)), "[ID]", m.group(1))
+        for m in BARE_ID_RE.finditer(text):
+            inside = any(a <= m.start() < b for a, b in structured_spans)
+            if not inside and m.group(1).split(".")[0] in chapter_words:
+                yield Citation(path, _line_of(text, m.start(1)), "bare ID", m.group(1))
+
+
+def _chapter_words(reg: Registry) -> frozenset[str]:
+    return frozenset(clause_id.split(".")[0] for clause_id in reg.clauses)
+
+
+@cache
+def all_citations() -> tuple[Citation, ...]:
+    words = _chapter_words(registry())
+    found: list[Citation] = []
+    for path in project_files():
+        found.extend(citations_in(path, path.read_text(encoding="utf-8"), words))
+    return tuple(found)
+
+
+def _problem(reg: Registry, clause_id: str) -> str | None:
+    if not CLAUSE_ID_RE.match(clause_id):
+        return "is not a clause ID"
+    if clause_id in reg.retired:
+        return f"is retired ({reg.retired[clause_id]})"
+    if clause_id not in reg:
+        return "does not exist"
+    return None
+
+
+# --- the registry itself ---------------------------------------------------------------------
+
+
+def test_registry_loads_without_duplicates() -> None:
+    """The loader refuses duplicated or retired IDs; this also lists every heading to be sure."""
+    reg = load_registry()
+    seen: dict[str, str] = {}
+    for chapter in reg.chapters:
+        for clause in chapter.clauses:
+            assert clause.id not in seen, f"{clause.id} in {clause.path} and {seen[clause.id]}"
+            seen[clause.id] = clause.path
+    assert set(seen) == set(reg.clauses)
+    assert not set(seen) & set(reg.retired)
+
+
+def test_loader_rejects_a_duplicated_id(tmp_path: Path) -> None:
+    text = "# T\n\n## MELD.SET — A\n\n```clause\nsources = []\n```\n\ntext\n"
+    (tmp_path / "01-a.md").write_text(text, encoding="utf-8")
+    (tmp_path / "02-b.md").write_text(text, encoding="utf-8")
+    with pytest.raises(ClauseError, match="duplicate clause ID"):
+        load_registry(tmp_path)
+
+
+def test_example_ids_are_unique_and_well_formed() -> None:
+    ids = [e.id for e in registry().examples()]
+    assert len(ids) == len(set(ids))
+
+
+def test_clause_sources_use_known_keys() -> None:
+    import tomllib
+
+    keys = set(tomllib.loads((SPEC / "sources.toml").read_text(encoding="utf-8")))
+    bad = []
+    for clause in registry():
+        for source in clause.sources:
+            key, sep, locator = source.partition(":")
+            if not sep or key.strip() not in keys or not locator.strip():
+                bad.append(f"{clause.id}: {source!r}")
+    assert not bad, "sources must be 'KEY: locator', KEY from spec/sources.toml:\n" + "\n".join(bad)
+
+
+def test_clause_params_exist() -> None:
+    known = set(parameters())
+    bad = [f"{c.id}: {p}" for c in registry() for p in c.params if p not in known]
+    assert not bad, "parameters not in spec/parameters.toml:\n" + "\n".join(bad)
+
+
+def test_example_params_exist() -> None:
+    known = set(parameters())
+    bad = [
+        f"{e.id}: {p}"
+        for e in registry().examples()
+        for p in (e.data.get("params") or {})
+        if p not in known
+    ]
+    assert not bad, "example params not in spec/parameters.toml:\n" + "\n".join(bad)
+
+
+def test_see_also_links_resolve() -> None:
+    reg = registry()
+    bad = [
+        f"{c.id} -> {target}: {problem}"
+        for c in reg
+        for target in c.extra.get("see_also", ())
+        if (problem := _problem(reg, str(target)))
+    ]
+    assert not bad, "\n".join(bad)
+
+
+# --- citations in code, tests, docs and cases -----------------------------------------------
+
+
+def test_implemented_clauses_exist() -> None:
+    modules = implemented_modules()
+    assert modules, "the reference has no modules"
+    reg = registry()
+    bad = [
+        f"{clause_id} ({', '.join(IMPLEMENTATIONS[clause_id])}): {problem}"
+        for clause_id in sorted(IMPLEMENTATIONS)
+        if (problem := _problem(reg, clause_id))
+    ]
+    assert not bad, "@implements cites a bad clause:\n" + "\n".join(bad)
+
+
+def test_cited_clauses_exist() -> None:
+    reg = registry()
+    bad = [
+        f"{c.where()}: {problem}"
+        for c in all_citations()
+        if (problem := _problem(reg, c.text))
+    ]
+    assert not bad, "bad clause citations:\n" + "\n".join(bad)
+
+
+def test_the_scan_finds_the_known_citations() -> None:
+    """A guard against a scanner that silently finds nothing."""
+    forms = {c.form for c in all_citations()}
+    assert {"@implements", "clause string", "bare ID"} <= forms
+    cited = {c.text for c in all_citations() if c.form == "@implements"}
+    assert "MELD.SET" in cited
+
+
+# --- the scanner on synthetic text (so that a broken regex fails here) ----------------------
+
+
+_SCANNER_CASES: list[tuple[str, list[tuple[str, str]]]] = [
+    (
+        '@implements("MELD.SET", "MELD.RUN")\n',
+        [("@implements", "MELD.SET"), ("@implements", "MELD.RUN")],
+    ),
+    (
+        'clauses = ["KNOCK.GIN",\n  "CARD.DECK"]\n',
+        [("clauses list", "KNOCK.GIN"), ("clauses list", "CARD.DECK")],
+    ),
+    ('{"clauses": ["meld set"]}', [("clauses list", "meld set")]),
+    ('{"clause": "MELD.SET"}', [("clause string", "MELD.SET")]),
+    ('clause = "KNOCK.GIN"\n', [("clause string", "KNOCK.GIN")]),
+    (
+        '"""See [KNOCK.LIMIT] and (MELD.RUN.NO-WRAP)."""',
+        [("[ID]", "KNOCK.LIMIT"), ("bare ID", "KNOCK.LIMIT"), ("bare ID", "MELD.RUN.NO-WRAP")],
+    ),
+    ("It is in the U.S. and README.md and ginspec.spec and MeldKind.SET.", []),
+    ("A sentence ends with MELD.SET. Next.", [("bare ID", "MELD.SET")]),
+    ("Not our chapter: FOO.BAR and MELD_X.Y, nor RC.NOT_YOUR_TURN", []),
+    ('clause = "NO.SUCH"  # clause-links: ignore\n', []),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), _SCANNER_CASES)
+def test_scanner(text: str, expected: list[tuple[str, str]]) -> None:
+    found = citations_in(ROOT / "x.py", text, frozenset({"MELD", "KNOCK", "CARD"}))
+    assert sorted((c.form, c.text) for c in found) == sorted(expected)
+
+
+def test_a_bad_citation_is_reported() -> None:
+    reg = registry()
+    assert _problem(reg, "MELD.SET") is None
+    assert _problem(reg, "MELD.NO-SUCH-CLAUSE") == "does not exist"
+    assert _problem(reg, "meld.set") == "is not a clause ID"
+
+
+# --- coverage of the chapters this test owns -------------------------------------------------
+
+
+def test_owned_chapters_exist() -> None:
+    present = {p.stem for p in CHAPTERS.glob("*.md")}
+    missing = [name for name in OWNED_CHAPTERS if name not in present]
+    assert not missing, f"missing chapters: {missing}"
+
+
+@pytest.mark.parametrize("stem", OWNED_CHAPTERS)
+def test_testable_clauses_are_covered(stem: str) -> None:
+    path = CHAPTERS / f"{stem}.md"
+    if not path.exists():
+        pytest.fail(f"{path.name} is missing")
+    implemented_modules()
+    chapter = parse_chapter(path)
+    assert chapter.clauses, f"{path.name} has no clauses"
+    bare = [
+        c.id
+        for c in chapter.clauses
+        if c.testable and not c.examples and not IMPLEMENTATIONS.get(c.id)
+    ]
+    assert not bare, f"testable clauses with no example and no implementing code: {bare}"

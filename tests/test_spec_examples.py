@@ -1,0 +1,240 @@
+"""Every example in the spec chapters runs as a test against the reference.
+
+The example kinds and their fields are documented in spec/README.md ("Chapter format"). An
+example of an unknown kind, or with a missing or unknown field, fails: the spec's examples are
+tests, so none may be silently skipped. Expected values in the examples are worked out from the
+rules, never copied from the reference.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import pytest
+from ginspec.reference.meld_rules import MeldRules
+from ginspec.reference.melds import (
+    all_melds,
+    analyse_discards,
+    check_arrangement,
+    check_meld,
+    min_deadwood,
+    optimal_arrangements,
+)
+from ginspec.spec.cards import (
+    Card,
+    card_str,
+    card_value,
+    format_cards,
+    mask_of,
+    parse_card,
+    parse_cards,
+)
+from ginspec.spec.clauses import Example, registry
+from ginspec.spec.errors import CardError, DuplicateCardError, MeldError, ParameterError
+from ginspec.spec.parameters import Value, parameter
+
+Check = Callable[[Example], None]
+
+# kind -> (required fields, optional fields)
+FIELDS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
+    "card": (frozenset({"token"}), frozenset({"canonical", "error", "number", "value", "params"})),
+    "cards": (frozenset({"cards"}), frozenset({"canonical", "error", "count", "mask"})),
+    "meld": (frozenset({"cards", "valid"}), frozenset({"meld_type", "params"})),
+    "meld-rules": (frozenset({"params", "valid"}), frozenset()),
+    "deadwood": (
+        frozenset({"hand", "deadwood"}),
+        frozenset({"melds", "arrangements", "all_arrangements", "params"}),
+    ),
+    "arrangement": (
+        frozenset({"hand", "melds", "valid"}),
+        frozenset({"deadwood", "deadwood_cards", "reason", "params"}),
+    ),
+    "knock": (
+        frozenset({"hand", "deadwood", "best_discards", "can_knock", "gin"}),
+        frozenset({"big_gin", "params"}),
+    ),
+    "melds-count": (frozenset({"hand", "count"}), frozenset({"params"})),
+}
+
+ARRANGEMENT_REASONS: dict[str, str] = {
+    # reason keyword in the spec -> the text the reference puts in its MeldError message
+    "not-a-meld": "not a meld",
+    "not-in-hand": "not in the hand",
+    "shared-card": "shares",
+}
+
+
+def _params(ex: Example) -> dict[str, Value]:
+    """The example's parameters, each checked against the catalogue (a typo fails the test)."""
+    raw: Mapping[str, Any] = ex.data.get("params", {})
+    return {name: parameter(name).check(value) for name, value in raw.items()}
+
+
+def _rules(ex: Example) -> MeldRules:
+    return MeldRules.from_params(_params(ex))
+
+
+def _cards(text: str) -> list[Card]:
+    return parse_cards(text)
+
+
+def _meld_text(cards: list[Card]) -> str:
+    return " ".join(card_str(c) for c in cards)
+
+
+def check_card(ex: Example) -> None:
+    d = ex.data
+    if d.get("error"):
+        with pytest.raises(CardError):
+            parse_card(d["token"])
+        return
+    card = parse_card(d["token"])
+    assert card_str(card) == d["canonical"]
+    if "number" in d:
+        assert card == d["number"]
+    if "value" in d:
+        assert card_value(card, _rules(ex).ace_value) == d["value"]
+
+
+def check_cards(ex: Example) -> None:
+    d = ex.data
+    error = d.get("error")
+    if error == "duplicate":
+        with pytest.raises(DuplicateCardError):
+            parse_cards(d["cards"])
+        return
+    if error == "unknown":
+        with pytest.raises(CardError) as info:
+            parse_cards(d["cards"])
+        assert not isinstance(info.value, DuplicateCardError)
+        return
+    assert error is None, f"unknown error kind {error!r}"
+    cards = parse_cards(d["cards"])
+    if "canonical" in d:
+        assert format_cards(cards) == d["canonical"]
+    if "count" in d:
+        assert len(cards) == d["count"]
+    if "mask" in d:
+        assert mask_of(cards) == d["mask"]
+
+
+def check_meld_kind(ex: Example) -> None:
+    d = ex.data
+    cards = parse_cards(d["cards"], distinct=False)
+    result = check_meld(cards, _rules(ex))
+    assert result.valid is d["valid"], result.reason
+    if "meld_type" in d:
+        assert result.kind is not None and result.kind.value == d["meld_type"]
+
+
+def check_meld_rules(ex: Example) -> None:
+    if ex.data["valid"]:
+        _rules(ex)
+    else:
+        with pytest.raises(ParameterError):
+            _rules(ex)
+
+
+def _arrangement_text(melds: Any) -> str:
+    return " / ".join(str(m) for m in melds)
+
+
+def check_deadwood(ex: Example) -> None:
+    d = ex.data
+    rules = _rules(ex)
+    hand = _cards(d["hand"])
+    assert min_deadwood(hand, rules) == d["deadwood"]
+    wants_list = {"melds", "arrangements", "all_arrangements"} & d.keys()
+    if not wants_list:
+        return
+    optimal = optimal_arrangements(hand, rules)
+    assert all(a.deadwood == d["deadwood"] for a in optimal)
+    if "melds" in d:
+        declared = check_arrangement(hand, [_cards(m) for m in d["melds"]], rules)
+        assert declared.deadwood == d["deadwood"]
+        assert declared.key in {a.key for a in optimal}
+    if "arrangements" in d:
+        assert len(optimal) == d["arrangements"]
+    if "all_arrangements" in d:
+        assert [_arrangement_text(a.melds) for a in optimal] == d["all_arrangements"]
+
+
+def check_arrangement_kind(ex: Example) -> None:
+    d = ex.data
+    rules = _rules(ex)
+    hand = _cards(d["hand"])
+    melds = [parse_cards(m, distinct=False) for m in d["melds"]]
+    if not d["valid"]:
+        with pytest.raises(MeldError) as info:
+            check_arrangement(hand, melds, rules)
+        if "reason" in d:
+            assert d["reason"] in ARRANGEMENT_REASONS, f"unknown reason {d['reason']!r}"
+            assert ARRANGEMENT_REASONS[d["reason"]] in str(info.value)
+        return
+    assert "reason" not in d
+    arrangement = check_arrangement(hand, melds, rules)
+    if "deadwood" in d:
+        assert arrangement.deadwood == d["deadwood"]
+    if "deadwood_cards" in d:
+        assert _meld_text(list(arrangement.deadwood_cards)) == d["deadwood_cards"]
+
+
+def check_knock(ex: Example) -> None:
+    d = ex.data
+    params = _params(ex)
+    rules = MeldRules.from_params(params)
+    knock_limit = int(params.get("knock_limit", parameter("knock_limit").default))
+    hand = _cards(d["hand"])
+    assert len(hand) == 11, "a knock example needs the 11 cards held after the draw"
+    analysis = analyse_discards(hand, rules)
+    assert analysis.deadwood == d["deadwood"]
+    assert [card_str(c) for c in analysis.best_discards] == d["best_discards"]
+    # KNOCK.LIMIT and KNOCK.GIN: the decision from the deadwood after the best discard.
+    assert (analysis.deadwood <= knock_limit) is d["can_knock"]
+    assert (analysis.deadwood == 0) is d["gin"]
+    if "big_gin" in d:
+        assert analysis.big_gin is d["big_gin"]
+
+
+def check_melds_count(ex: Example) -> None:
+    d = ex.data
+    assert len(all_melds(_cards(d["hand"]), _rules(ex))) == d["count"]
+
+
+CHECKS: dict[str, Check] = {
+    "card": check_card,
+    "cards": check_cards,
+    "meld": check_meld_kind,
+    "meld-rules": check_meld_rules,
+    "deadwood": check_deadwood,
+    "arrangement": check_arrangement_kind,
+    "knock": check_knock,
+    "melds-count": check_melds_count,
+}
+
+EXAMPLES = list(registry().examples())
+
+
+def test_every_kind_has_a_check() -> None:
+    assert set(CHECKS) == set(FIELDS)
+
+
+def test_the_spec_has_examples() -> None:
+    assert len(EXAMPLES) >= 50
+
+
+@pytest.mark.parametrize("example", EXAMPLES, ids=[e.id for e in EXAMPLES])
+def test_example(example: Example) -> None:
+    if example.kind not in CHECKS:
+        pytest.fail(
+            f"{example.id} ({example.clause}): unknown example kind {example.kind!r}; "
+            "add a check here and document the kind in spec/README.md"
+        )
+    required, optional = FIELDS[example.kind]
+    fields = set(example.data)
+    missing = required - fields
+    unknown = fields - required - optional
+    assert not missing, f"{example.id}: missing field(s) {sorted(missing)}"
+    assert not unknown, f"{example.id}: unknown field(s) {sorted(unknown)}"
+    CHECKS[example.kind](example)
