@@ -43,9 +43,28 @@ CHAPTERS: Final = SPEC / "chapters"
 OWNED_CHAPTERS: Final = ("01-cards", "02-melds", "03-deadwood", "04-knock-eligibility")
 """The spec-writer's chapters: each testable clause needs an example or implementing code."""
 
+PENDING_CHAPTER_WORDS: Final = {
+    "DEAL": "chapter 5, deal (rules-params)",
+    "FIRST": "chapter 6, first turn (rules-params)",
+    "TURN": "chapter 7, normal turn (rules-params)",
+    "SCORE": "chapter 9, hand scoring (rules-params)",
+    "WALL": "chapter 10, the wall (rules-params)",
+    "MATCH": "chapter 11, match scoring (rules-params)",
+    "OKLAHOMA": "chapter 12, Oklahoma and variants (rules-params)",
+    "LAYOFF": "chapter 13, showdown (showdown)",
+    "SHOWDOWN": "chapter 13, showdown (showdown)",
+}
+"""Chapter words of chapters not yet written. Code may cite ``WORD.ANYTHING`` only while no clause
+with that chapter word exists: as soon as the chapter lands, every citation must resolve."""
+
+PENDING_IDS: Final = {
+    "KNOCK.GIN-COMPULSORY": "chapter 8, knocking and gin (rules-params)",
+}
+"""Single IDs cited before their clause is written, in a chapter word that already exists."""
+
 SKIP_DIRS: Final = {
     ".git", ".venv", "venv", "build", "dist", "__pycache__", ".hypothesis", ".mypy_cache",
-    ".pytest_cache", ".ruff_cache", "node_modules", "_build",
+    ".pytest_cache", ".ruff_cache", "node_modules", "_build", ".typecheck",
 }
 TEXT_SUFFIXES: Final = {".py", ".md", ".rst", ".txt"}
 DATA_SUFFIXES: Final = {".toml", ".json", ".jsonl", ".yaml", ".yml"}
@@ -79,6 +98,8 @@ def project_files() -> Iterator[Path]:
     while stack:
         folder = stack.pop()
         for entry in sorted(folder.iterdir()):
+            if entry.is_symlink():
+                continue
             if entry.is_dir():
                 if entry.name not in SKIP_DIRS and not entry.name.endswith(".egg-info"):
                     stack.append(entry)
@@ -142,6 +163,11 @@ def _problem(reg: Registry, clause_id: str) -> str | None:
     if clause_id in reg.retired:
         return f"is retired ({reg.retired[clause_id]})"
     if clause_id not in reg:
+        word = clause_id.split(".")[0]
+        if clause_id in PENDING_IDS:
+            return None
+        if word in PENDING_CHAPTER_WORDS and word not in _chapter_words(reg):
+            return None
         return "does not exist"
     return None
 
@@ -285,6 +311,16 @@ def test_a_bad_citation_is_reported() -> None:
     assert _problem(reg, "MELD.SET") is None
     assert _problem(reg, "MELD.NO-SUCH-CLAUSE") == "does not exist"
     assert _problem(reg, "meld.set") == "is not a clause ID"
+
+
+def test_pending_citations_expire() -> None:
+    """A pending chapter word stops excusing citations once a clause with that word exists."""
+    reg = registry()
+    word = next(iter(PENDING_CHAPTER_WORDS))
+    assert _problem(reg, f"{word}.NOT-YET-WRITTEN") in (None, "does not exist")
+    written = Registry(reg.chapters, {**reg.clauses, f"{word}.X": reg["MELD.SET"]}, reg.retired)
+    assert _problem(written, f"{word}.NOT-YET-WRITTEN") == "does not exist"
+    assert _problem(written, f"{word}.X") is None
 
 
 # --- coverage of the chapters this test owns -------------------------------------------------
