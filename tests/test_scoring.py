@@ -9,9 +9,6 @@ from __future__ import annotations
 
 import pytest
 import z3
-from hypothesis import given
-from hypothesis import strategies as st
-
 from ginspec.reference.scoring import (
     INTS,
     OUTCOME_CODES,
@@ -29,6 +26,8 @@ from ginspec.reference.scoring import (
 )
 from ginspec.spec.cards import parse_card
 from ginspec.spec.profiles import profiles, ruleset
+from hypothesis import given
+from hypothesis import strategies as st
 
 # profile: (gin bonus, undercut bonus, tie rule, layoffs onto gin can cancel it, spades double)
 RULES_BY_PROFILE = {
