@@ -1,0 +1,98 @@
+"""``ginspec adjudicate``: the ruling on a knock, both sides playing best (spec chapter 13,
+SHOWDOWN.BEST-PLAY)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any, TextIO
+
+from ginspec.reference.adjudicate import Ruling, adjudicate
+from ginspec.spec.cards import Card, card_str, parse_card, parse_cards
+from ginspec.spec.errors import MeldError
+from ginspec.spec.parameters import Value, parse_assignment
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser(
+        "adjudicate",
+        help="settle a knock: declaration, layoffs, deadwood, outcome and points",
+        description="Adjudicate a knock under a profile. The knocker's cards are the ten kept "
+        "after the knock discard (eleven: the adjudicator also picks the discard, or big gin). "
+        "Without --knocker-melds both sides play best (spec clause SHOWDOWN.BEST-PLAY).",
+    )
+    p.add_argument("--profile", required=True, help="a profile name (see `ginspec rules`)")
+    p.add_argument("--set", action="append", default=[], metavar="PARAM=VALUE",
+                   help="override a parameter (repeatable)")
+    p.add_argument("--knocker", required=True, metavar="CARDS", help="the knocker's cards")
+    p.add_argument("--defender", required=True, metavar="CARDS", help="the defender's ten cards")
+    p.add_argument("--knocker-melds", metavar="MELDS",
+                   help="the knocker's declared melds, separated by '/': \"7H 7D 7S / 8C 9C TC\"")
+    p.add_argument("--upcard", metavar="CARD", help="the first upcard (Oklahoma: knock limit, spades)")
+    p.add_argument("--json", action="store_true", help="one JSON object")
+    p.set_defaults(handler=run)
+
+
+def parse_melds(text: str) -> list[list[Card]]:
+    """``'7H 7D 7S / 8C 9C TC'`` -> groups of cards; an empty group is an error."""
+    groups = [part.strip() for part in text.split("/")]
+    if any(not g for g in groups):
+        raise MeldError(f"--knocker-melds: empty meld in {text!r} (separate melds with '/')")
+    return [parse_cards(g) for g in groups]
+
+
+def _ruleset(profile: str, assignments: list[str]) -> Any:
+    from ginspec.spec.profiles import ruleset
+
+    overrides: dict[str, Value] = {}
+    for text in assignments:
+        name, value = parse_assignment(text)
+        overrides[name] = value
+    return ruleset(profile, overrides)
+
+
+def run(args: argparse.Namespace) -> int:
+    rules = _ruleset(args.profile, args.set)
+    knocker = parse_cards(args.knocker)
+    defender = parse_cards(args.defender)
+    melds = parse_melds(args.knocker_melds) if args.knocker_melds is not None else None
+    upcard = parse_card(args.upcard) if args.upcard else None
+    ruling = adjudicate(knocker, defender, rules, knocker_melds=melds, upcard=upcard)
+    if args.json:
+        out = ruling.to_json()
+        out["profile"] = args.profile
+        out["overrides"] = dict(rules.overrides)
+        print(json.dumps(out))
+    else:
+        print_ruling(ruling, args.profile, sys.stdout)
+    return 0
+
+
+def print_ruling(ruling: Ruling, profile: str, out: TextIO) -> None:
+    """The readable form: the declaration, the layoffs, the counts, the result, the trail."""
+    data = ruling.to_json()
+    print(f"profile:     {profile} (knock limit {ruling.knock_limit})", file=out)
+    if ruling.discard is not None:
+        print(f"discard:     {card_str(ruling.discard)}", file=out)
+    if ruling.declaration is not None:
+        print(f"declaration: {ruling.declaration}", file=out)
+    if ruling.defence is not None:
+        melds = " / ".join(str(m) for m in ruling.defence.melds) or "(none)"
+        print(f"defender:    {melds}", file=out)
+        lays = [f"{x['card']} onto {' '.join(x['onto'])}" for x in data["defender"]["layoffs"]]
+        print(f"layoffs:     {'; '.join(lays) or '(none)'}", file=out)
+    if ruling.knocker_layoffs:
+        lays = [f"{x['card']} onto {' '.join(x['onto'])}" for x in data["knocker_layoffs"]]
+        print(f"knocker lays off: {'; '.join(lays)}", file=out)
+    if ruling.knocker_deadwood is not None:
+        print(f"deadwood:    knocker {ruling.knocker_deadwood}, defender {ruling.defender_deadwood}",
+              file=out)
+    print(f"outcome:     {ruling.outcome}", file=out)
+    if ruling.points is not None:
+        print(f"points:      knocker {ruling.points[0]}, defender {ruling.points[1]}", file=out)
+    else:
+        print("points:      none (the rules give no score for an illegal knock)", file=out)
+    print("trail:", file=out)
+    for clause, text in ruling.trail:
+        print(f"  {clause:<26} {text}", file=out)
