@@ -12,10 +12,9 @@ is the same as minimising the defender's deadwood. Ties are broken as the clause
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, Final, TypeAlias
+from typing import Any, Final, Literal, TypeAlias
 
 from ginspec.reference.layoffs import (
     Declaration,
@@ -31,7 +30,8 @@ from ginspec.reference.layoffs import (
     legal_declarations,
 )
 from ginspec.reference.melds import Cards, Meld, MeldKind, check_meld, min_deadwood, to_mask
-from ginspec.spec.cards import Card, card_str, card_value, cards_of
+from ginspec.reference.scoring import hand_points, knock_limit_for, score_hand
+from ginspec.spec.cards import Card, card_str, cards_of
 from ginspec.spec.clauses import implements
 from ginspec.spec.errors import DuplicateCardError, HandSizeError, ParameterError
 from ginspec.spec.parameters import Value
@@ -40,8 +40,8 @@ Outcome: TypeAlias = str
 """One of :data:`OUTCOMES`."""
 OUTCOMES: Final = ("knock", "gin", "big-gin", "undercut", "no-score", "illegal-knock")
 
-HandKind: TypeAlias = str
-"""How the knocker went out: ``knock``, ``gin`` or ``big_gin``."""
+HandKind: TypeAlias = Literal["knock", "gin", "big_gin"]
+"""How the knocker went out (the scoring module's ``Outcome``)."""
 
 PointsFn: TypeAlias = Callable[[HandKind, int, int], tuple[int, int]]
 """Hand points (knocker, defender) from the kind of hand and both deadwoods after layoffs."""
@@ -177,6 +177,8 @@ class Position:
     rules: ShowdownRules
     points: PointsFn
     tie_rule: str = "undercut"
+    score_clauses: Callable[[HandKind, int, int], tuple[str, ...]] | None = None
+    """The scoring clauses that decide the points (from the scoring module), for the trail."""
 
 
 def _check_cards(knocker: Cards, defender: Cards) -> tuple[int, int]:
@@ -290,7 +292,8 @@ def _ruling(
     rules = position.rules
     kind = _kind(decl)
     defence = reply.defence
-    outcome = outcome_of(kind, reply.knocker_deadwood, defence.deadwood, position.tie_rule)
+    defender_dw = defence.deadwood
+    outcome = outcome_of(kind, reply.knocker_deadwood, defender_dw, position.tie_rule)
     trail: list[Step] = []
     if discard is not None:
         trail.append(("KNOCK.ELIGIBLE", f"the knocker discards {card_str(discard)} face down"))
@@ -315,8 +318,12 @@ def _ruling(
         trail.append(_layoff_step(defence.table[layoff.target].original, layoff, "knocker", rules))
     trail.append(("SHOWDOWN.COMPARE",
                   f"after layoffs: knocker {reply.knocker_deadwood}, defender {defence.deadwood}"))
-    trail.append((_SCORE_CLAUSE[outcome],
-                  f"{outcome}: knocker {reply.points[0]}, defender {reply.points[1]}"))
+    scored = f"{outcome}: knocker {reply.points[0]}, defender {reply.points[1]}"
+    if position.score_clauses is None:
+        trail.append((_SCORE_CLAUSE[outcome], scored))
+    else:
+        used = position.score_clauses(kind, reply.knocker_deadwood, defender_dw)
+        trail.extend((clause, scored if i == 0 else "applies") for i, clause in enumerate(used))
     return Ruling(
         outcome=outcome,
         knock_limit=rules.knock_limit,
@@ -332,67 +339,9 @@ def _ruling(
     )
 
 
-# --- rulesets and the scoring adapter ---------------------------------------------------------
-#
-# ADAPTER POINT. Hand points belong to rules-params (ginspec.reference.scoring, chapter 09
-# SCORE.*; Oklahoma's knock limit, chapter 12). Until that module lands on main the two functions
-# below fall back to `_interim_*`, a minimal reading of SCORE.* written only so the adjudicator
-# can run; they switch to the real module as soon as it can be imported, and the interim code is
-# deleted then. Nothing else in ginspec may call the interim code.
-
-
-def _scoring_module() -> Any:
-    try:
-        return importlib.import_module("ginspec.reference.scoring")
-    except ModuleNotFoundError:
-        return None
-
-
-def _hand_points(
-    kind: HandKind, knocker_dw: int, defender_dw: int, ruleset: Mapping[str, Value],
-    upcard: Card | None,
-) -> tuple[int, int]:
-    scoring = _scoring_module()
-    if scoring is not None and hasattr(scoring, "hand_points"):
-        knocker, defender = scoring.hand_points(kind, knocker_dw, defender_dw, ruleset, upcard)
-        return int(knocker), int(defender)
-    return _interim_hand_points(kind, knocker_dw, defender_dw, ruleset, upcard)
-
-
-def _knock_limit(ruleset: Mapping[str, Value], upcard: Card | None) -> int:
-    if not ruleset.get("oklahoma"):
-        return int(ruleset.get("knock_limit", 10))
-    if upcard is None:
-        raise ParameterError("oklahoma: give the upcard (--upcard); it sets the knock limit")
-    scoring = _scoring_module()
-    if scoring is not None and hasattr(scoring, "oklahoma_knock_limit"):
-        return int(scoring.oklahoma_knock_limit(ruleset, upcard))
-    if upcard % 13 == 0 and ruleset.get("oklahoma_ace") == "gin_only":
-        return 0
-    return card_value(upcard)
-
-
-def _interim_hand_points(
-    kind: HandKind, knocker_dw: int, defender_dw: int, ruleset: Mapping[str, Value],
-    upcard: Card | None,
-) -> tuple[int, int]:
-    """INTERIM (see ADAPTER POINT above): SCORE.KNOCK/UNDERCUT/TIE/GIN/BIG-GIN, OKLAHOMA.SPADES."""
-    if kind in ("gin", "big_gin"):
-        if defender_dw == 0 and ruleset.get("layoff_after_gin") == "allowed_zero_cancels":
-            pts = (0, 0)
-        else:
-            bonus = ruleset["big_gin_bonus"] if kind == "big_gin" else ruleset["gin_bonus"]
-            pts = (int(bonus) + defender_dw, 0)
-    elif defender_dw > knocker_dw:
-        pts = (defender_dw - knocker_dw, 0)
-    elif defender_dw < knocker_dw or ruleset.get("undercut_on_tie") == "undercut":
-        pts = (0, knocker_dw - defender_dw + int(ruleset["undercut_bonus"]))
-    else:
-        pts = (0, 0)
-    if ruleset.get("oklahoma") and ruleset.get("spade_double") != "off" and upcard is not None \
-            and upcard // 13 == 3:
-        pts = (2 * pts[0], 2 * pts[1])
-    return pts
+# --- rulesets ---------------------------------------------------------------------------------
+# Hand points and the hand's knock limit come from rules-params' ginspec.reference.scoring
+# (SCORE.*, OKLAHOMA.*); this module never computes points itself.
 
 
 def position_from_ruleset(
@@ -400,13 +349,18 @@ def position_from_ruleset(
     upcard: Card | None = None,
 ) -> Position:
     """A :class:`Position` under a ruleset (a profile's parameter values)."""
-    rules = ShowdownRules.from_params(ruleset).with_limit(_knock_limit(ruleset, upcard))
+    if ruleset.get("oklahoma") and upcard is None:
+        raise ParameterError("oklahoma: give the upcard (--upcard); it sets the knock limit")
+    rules = ShowdownRules.from_params(ruleset).with_limit(knock_limit_for(ruleset, upcard))
 
     def points(kind: HandKind, knocker_dw: int, defender_dw: int) -> tuple[int, int]:
-        return _hand_points(kind, knocker_dw, defender_dw, ruleset, upcard)
+        return hand_points(kind, knocker_dw, defender_dw, ruleset, upcard)
+
+    def clauses(kind: HandKind, knocker_dw: int, defender_dw: int) -> tuple[str, ...]:
+        return score_hand(kind, knocker_dw, defender_dw, ruleset, upcard=upcard).clauses
 
     return Position(tuple(knocker), tuple(defender), rules, points,
-                    str(ruleset.get("undercut_on_tie", "undercut")))
+                    str(ruleset.get("undercut_on_tie", "undercut")), clauses)
 
 
 def adjudicate(

@@ -11,6 +11,7 @@ scoring (C19, C20) and more than two players (C28-C30) are listed in
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 import pytest
 from ginspec.reference.adjudicate import Ruling, adjudicate
@@ -153,7 +154,7 @@ C24_D = "5S 6S 7S KC KD KS TC TD TS 5H"
 C25_D0 = "2C 2D 2S 5C 6C 7C TS JS QS KS"
 C25_D8 = "8H 2C 2D 2S 5C 6C 7C TS JS QS"
 
-CASES = [
+CASES: list[Any] = [
     # C01: tie = undercut (pagat 10, Hoyle 10, Wikipedia/EAAI/RLCard 25); OpenSpiel 0/0;
     # seed 001 (strictly smaller to undercut): the knocker wins, scoring 0.
     Case("C01", "pagat", C01_K, C01_D, "undercut", (5, 5), (0, 10)),
@@ -253,8 +254,12 @@ CASES = [
     Case("C23", "openspiel", C23_K, C23_D, "knock", (4, 32), (28, 0), layoffs=()),
     # C24
     Case("C24", "pagat", C24_K, C24_D, "undercut", (8, 5), (0, 13)),
-    Case("C24", "pagat", C24_K, C24_D, "knock", (0, 5), (5, 0),
-         overrides={"knocker_may_lay_off": True}),
+    pytest.param(
+        Case("C24", "pagat", C24_K, C24_D, "knock", (0, 5), (5, 0),
+             overrides={"knocker_may_lay_off": True}),
+        marks=pytest.mark.xfail(strict=True, reason="reference/scoring.py rejects a knock whose "
+                                "deadwood is 0 after the knocker's own layoffs; asked rules-params"),
+    ),
     # C25
     Case("C25", "pagat", C03_K, C25_D0, "gin", (0, 0), (20, 0)),
     Case("C25", "wikipedia", C03_K, C25_D0, "gin", (0, 0), (25, 0)),
@@ -264,7 +269,11 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize("c", CASES, ids=[c.id for c in CASES])
+def _id(c: object) -> str:
+    return c.id if isinstance(c, Case) else str(c)
+
+
+@pytest.mark.parametrize("c", CASES, ids=_id)
 def test_casebook(c: Case) -> None:
     ruling = rule(c)
     got_dw = None if ruling.knocker_deadwood is None else (
