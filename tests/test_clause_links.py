@@ -370,3 +370,5 @@ def test_testable_clauses_are_covered(stem: str) -> None:
         if c.testable and not c.examples and not IMPLEMENTATIONS.get(c.id)
     ]
     assert not bare, f"testable clauses with no example and no implementing code: {bare}"
+    thin = [c.id for c in chapter.clauses if c.testable and len(c.examples) < 2]
+    assert not thin, f"testable clauses with fewer than two examples (a case and a counter-case): {thin}"

@@ -238,3 +238,114 @@ def test_example(example: Example) -> None:
     assert not missing, f"{example.id}: missing field(s) {sorted(missing)}"
     assert not unknown, f"{example.id}: unknown field(s) {sorted(unknown)}"
     CHECKS[example.kind](example)
+
+
+# --- an independent check of the examples' expected values ------------------------------------
+#
+# The expected values in the chapters were worked out by hand. As a second, independent check,
+# the examples about hands of at most 13 cards are re-derived here by brute force written straight
+# from the clause text (every subset of cards that is a meld; every choice of disjoint melds),
+# sharing no code with the reference. A wrong expected value then fails twice, here and above.
+
+MAX_BRUTE_FORCE_CARDS = 13
+
+
+def _bf_is_meld(cards: tuple[Card, ...], ace_high: bool, wrap: bool) -> bool:
+    """MELD.SET / MELD.RUN / MELD.RUN.ACE-LOW / MELD.RUN.NO-WRAP, from the text."""
+    if len(cards) < 3 or len(set(cards)) != len(cards):
+        return False
+    ranks = {c % 13 for c in cards}
+    if len(ranks) == 1:
+        return True  # at most four suits, so at most four cards
+    if len({c // 13 for c in cards}) != 1 or len(ranks) != len(cards):
+        return False
+    n = len(cards)
+    # the ranks in run order: ace low (0..12), ace high (1..12, then the ace), or around a circle
+    stretches = [set(range(start, start + n)) for start in range(0, 14 - n)]
+    if ace_high:
+        stretches.append({(13 - n + 1 + k) % 13 for k in range(n)})
+    if wrap:
+        stretches.extend({(start + k) % 13 for k in range(n)} for start in range(13))
+    return ranks in stretches
+
+
+def _bf_melds(hand: list[Card], ace_high: bool, wrap: bool) -> list[frozenset[Card]]:
+    from itertools import combinations
+
+    ordered = sorted(hand)
+    return [
+        frozenset(combo)
+        for size in range(3, len(ordered) + 1)
+        for combo in combinations(ordered, size)
+        if _bf_is_meld(combo, ace_high, wrap)
+    ]
+
+
+def _bf_value(card: Card, ace_value: int) -> int:
+    rank = card % 13
+    return ace_value if rank == 0 else min(rank + 1, 10)
+
+
+def _bf_optimum(hand: list[Card], rules: MeldRules) -> tuple[int, list[list[tuple[Card, ...]]]]:
+    """Minimum deadwood and every optimal arrangement (melds as sorted card tuples), sorted."""
+    melds = _bf_melds(hand, rules.ace_high_runs, rules.wraparound_runs)
+    results: list[tuple[int, list[frozenset[Card]]]] = []
+
+    def walk(i: int, used: frozenset[Card], chosen: list[frozenset[Card]]) -> None:
+        if i == len(melds):
+            dead = sum(_bf_value(c, rules.ace_value) for c in hand if c not in used)
+            results.append((dead, list(chosen)))
+            return
+        walk(i + 1, used, chosen)
+        if not melds[i] & used:
+            chosen.append(melds[i])
+            walk(i + 1, used | melds[i], chosen)
+            chosen.pop()
+
+    walk(0, frozenset(), [])
+    best = min(dead for dead, _ in results)
+    optimal = sorted(
+        sorted(tuple(sorted(m)) for m in chosen) for dead, chosen in results if dead == best
+    )
+    return best, optimal
+
+
+def _as_keys(arrangement_text: str) -> list[tuple[Card, ...]]:
+    return [tuple(sorted(parse_cards(m))) for m in arrangement_text.split("/") if m.strip()]
+
+
+BRUTE_FORCE_KINDS = ("deadwood", "knock", "melds-count")
+SMALL_EXAMPLES = [
+    e
+    for e in EXAMPLES
+    if e.kind in BRUTE_FORCE_KINDS and len(parse_cards(e.data["hand"])) <= MAX_BRUTE_FORCE_CARDS
+]
+
+
+def test_brute_force_covers_the_examples() -> None:
+    assert {e.kind for e in SMALL_EXAMPLES} == set(BRUTE_FORCE_KINDS)
+
+
+@pytest.mark.parametrize("example", SMALL_EXAMPLES, ids=[e.id for e in SMALL_EXAMPLES])
+def test_example_by_brute_force(example: Example) -> None:
+    d = example.data
+    rules = _rules(example)
+    hand = parse_cards(d["hand"])
+    if example.kind == "melds-count":
+        assert len(_bf_melds(hand, rules.ace_high_runs, rules.wraparound_runs)) == d["count"]
+    elif example.kind == "deadwood":
+        best, optimal = _bf_optimum(hand, rules)
+        assert best == d["deadwood"]
+        if "arrangements" in d:
+            assert len(optimal) == d["arrangements"]
+        if "melds" in d:
+            assert sorted(tuple(sorted(parse_cards(m))) for m in d["melds"]) in optimal
+        if "all_arrangements" in d:
+            assert [_as_keys(text) for text in d["all_arrangements"]] == optimal
+    else:
+        after = {card: _bf_optimum([c for c in hand if c != card], rules)[0] for card in hand}
+        best = min(after.values())
+        assert best == d["deadwood"]
+        assert sorted(c for c in hand if after[c] == best) == parse_cards(" ".join(d["best_discards"]))
+        if "big_gin" in d:
+            assert (_bf_optimum(hand, rules)[0] == 0) is d["big_gin"]
