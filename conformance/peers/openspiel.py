@@ -1,0 +1,393 @@
+"""Driver for OpenSpiel's ``gin_rummy`` (module ``pyspiel``, extra ``ginspec[openspiel]``).
+
+How OpenSpiel plays a hand (read from open_spiel/games/gin_rummy/gin_rummy.{h,cc} and checked by
+running it; see docs/conformance/peer-rules.md):
+
+* Players are 0 and 1 and player 0 always acts first, so OpenSpiel's player 0 is our
+  non-dealer. The deal and every stock draw are chance nodes; this driver answers each chance
+  node with the card our deal puts there, so the hand follows the case's deal exactly.
+* Action ids: 0..51 a card (deal, discard, the discard after a knock, a layoff), 52 draw the
+  upcard, 53 draw from the stock, 54 pass, 55 knock, 56..240 lay one meld of 3..5 cards.
+* A knock is two actions (55, then the discard); the declaration is one meld action each, then
+  pass. The defender first lays off single cards, passes, lays melds, passes. Our grammar has
+  one action for each of these choices, so one of our actions becomes several of OpenSpiel's.
+* A run of six or more cards has no meld id; it is laid as several runs of 3..5 cards.
+
+OpenSpiel does not score matches: each hand is a game (``returns()`` are the hand's points).
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, Final
+
+from ginspec.spec.cards import Card
+
+from .actions import Canonical, canonical, format_action, merge_runs
+from .deal import DealLayout, layout
+from .model import (
+    ACCEPTED,
+    Params,
+    PeerDriver,
+    PeerError,
+    PeerInfo,
+    PeerObservation,
+    PeerResult,
+    PeerUnavailable,
+    PeerUnsupported,
+    Value,
+    Verdict,
+)
+
+DRAW_UPCARD: Final = 52
+DRAW_STOCK: Final = 53
+PASS: Final = 54
+KNOCK: Final = 55
+MELD_BASE: Final = 56
+
+FIXED_RULES: Final[Mapping[str, Value]] = {
+    "first_turn": "upcard_offer",
+    "discard_taken_card": "always",
+    "undercut_on_tie": "no_score",
+    "big_gin_bonus": 0,
+    "knock_on_wall_draw": True,
+    "wall_action": "take_and_knock_any_discard",
+    "wall_size": 2,
+    "layoff_chain": "unlimited",
+    "layoff_after_gin": "forbidden",
+    "knocker_may_lay_off": False,
+    "knocker_must_meld_maximally": False,
+    "gin_compulsory": False,
+    "spade_double": "off",
+    "ace_high_runs": False,
+    "wraparound_runs": False,
+    "ace_value": 1,
+}
+"""The rule choices OpenSpiel makes with no parameter (our parameter names and values)."""
+
+TUNABLE: Final[Mapping[str, str]] = {
+    "knock_limit": "knock_card",
+    "oklahoma": "oklahoma",
+    "gin_bonus": "gin_bonus",
+    "undercut_bonus": "undercut_bonus",
+}
+"""Our parameter -> OpenSpiel game parameter."""
+
+
+def to_os(card: Card) -> int:
+    """Our card number -> OpenSpiel's (suits s c d h, ranks ace low)."""
+    return ((card // 13 + 1) % 4) * 13 + card % 13
+
+
+def from_os(card: int) -> Card:
+    """OpenSpiel's card number -> ours (suits C D H S)."""
+    return ((card // 13 + 3) % 4) * 13 + card % 13
+
+
+def _load_pyspiel() -> Any:
+    try:
+        return importlib.import_module("pyspiel")
+    except ImportError as exc:  # pragma: no cover - depends on the installation
+        raise PeerUnavailable(
+            f"OpenSpiel is not installed ({exc}); install it with pip install 'ginspec[openspiel]'"
+        ) from exc
+
+
+def _pieces(run: Sequence[Card]) -> list[list[Card]]:
+    """A run split into runs of 3..5 cards (OpenSpiel has no id for longer ones)."""
+    cards = sorted(run)
+    out: list[list[Card]] = []
+    while len(cards) > 5:
+        out.append(cards[:3])
+        cards = cards[3:]
+    out.append(cards)
+    return out
+
+
+class OpenSpielDriver(PeerDriver):
+    """Plays single hands on ``pyspiel.load_game("gin_rummy", ...)``."""
+
+    def __init__(self) -> None:
+        self._pyspiel = _load_pyspiel()
+        gr = importlib.import_module("pyspiel.gin_rummy")
+        self._utils = gr.GinRummyUtils(13, 4, 10)
+        self._phase = gr.Phase
+        self._meld_of: dict[int, frozenset[Card]] = {
+            i: frozenset(from_os(c) for c in self._utils.int_to_meld[i]) for i in range(185)}
+        self._id_of: dict[frozenset[Card], int] = {v: k for k, v in self._meld_of.items()}
+        version = getattr(self._pyspiel, "__version__", "")
+        if not version:
+            from importlib.metadata import version as dist_version
+            version = dist_version("open-spiel")
+        self.info = PeerInfo(
+            name="openspiel",
+            version=version,
+            capabilities=frozenset({"hand", "legal-actions", "melding.explicit",
+                                    "layoff.explicit"}),
+            limitations=(
+                "single hands only: no match scoring",
+                "no rejection codes: an illegal action is refused as 'not among OpenSpiel's "
+                "legal actions'",
+                "layoffs name no target meld; the driver names the knocker's meld the card fits",
+                "melds of more than five cards are laid as several runs",
+            ),
+        )
+        self._state: Any = None
+        self._games: dict[tuple[tuple[str, Value], ...], Any] = {}
+
+    # -- set-up ---------------------------------------------------------------------------
+
+    def check_params(self, params: Params) -> list[str]:
+        reasons = []
+        for name, value in FIXED_RULES.items():
+            if name in params and params[name] != value:
+                reasons.append(f"{name}={params[name]!r}: OpenSpiel always plays {value!r}")
+        if params.get("oklahoma") and params.get("oklahoma_ace", "gin_only") != "gin_only":
+            reasons.append("oklahoma_ace: OpenSpiel's ace knock card means gin only")
+        limit = params.get("knock_limit", 10)
+        if not isinstance(limit, int) or not 0 <= limit <= 10:
+            reasons.append(f"knock_limit={limit!r}: OpenSpiel accepts 0..10")
+        return reasons
+
+    def new_hand(self, deal: Sequence[Card], dealer: int, params: Params) -> None:
+        reasons = self.check_params(params)
+        if reasons:
+            raise PeerUnsupported("; ".join(reasons))
+        lay = layout(deal, dealer, "upcard_offer")
+        game_params = tuple(sorted(
+            (os_name, params[ours]) for ours, os_name in TUNABLE.items() if ours in params))
+        game = self._games.get(game_params)
+        if game is None:
+            game = self._pyspiel.load_game("gin_rummy", dict(game_params))
+            self._games[game_params] = game
+        self._layout: DealLayout = lay
+        self._state = game.new_initial_state()
+        nd, d = lay.non_dealer, lay.dealer
+        assert lay.upcard is not None
+        self._chance: list[Card] = [*lay.hands[nd], *lay.hands[d], lay.upcard, *lay.stock]
+        self._next_chance = 0
+        self._declared: list[frozenset[Card]] = []
+        self._defender_melds: list[frozenset[Card]] | None = None
+        self._cache: tuple[int, list[str], dict[Canonical, list[int]]] | None = None
+        self._resolve_chance()
+
+    # -- helpers --------------------------------------------------------------------------
+
+    def _ours(self, os_player: int) -> int:
+        """Our player number of OpenSpiel's player (its player 0 is our non-dealer)."""
+        return self._layout.non_dealer if os_player == 0 else self._layout.dealer
+
+    def _resolve_chance(self) -> None:
+        state = self._state
+        while state.is_chance_node():
+            if self._next_chance >= len(self._chance):
+                raise PeerError("OpenSpiel asked for more cards than the deal holds")
+            card = to_os(self._chance[self._next_chance])
+            self._next_chance += 1
+            if card not in {a for a, _ in state.chance_outcomes()}:
+                raise PeerError(f"OpenSpiel refused the dealt card {card}")
+            state.apply_action(card)
+
+    def _require(self) -> Any:
+        if self._state is None:
+            raise PeerError("no hand in progress: call new_hand first")
+        return self._state
+
+    def _phase_name(self) -> str:
+        state = self._require()
+        p = state.current_phase()
+        ph = self._phase
+        if p == ph.GAME_OVER or state.is_terminal():
+            return "over"
+        if p == ph.FIRST_UPCARD:
+            return "first-turn"
+        if p == ph.DRAW:
+            return "draw"
+        if p == ph.DISCARD:
+            return "discard"
+        if p == ph.WALL:
+            return "wall"
+        if p == ph.KNOCK:
+            hand = state.hands()[state.current_player()]
+            return "discard" if len(hand) == 11 else "declare"
+        if p == ph.LAYOFF:
+            return "defend" if self._defender_melds is None else "layoff"
+        raise PeerError(f"unexpected OpenSpiel phase {p}")  # pragma: no cover
+
+    def _meld_sets(self, state: Any, done_allowed: bool) -> list[tuple[int, ...]]:
+        """Every set of meld ids OpenSpiel lets the player lay from ``state`` (laid in
+        increasing id order, which reaches every set: legality does not depend on order).
+        ``done_allowed``: a set counts only where OpenSpiel then accepts pass."""
+        found: list[tuple[int, ...]] = []
+
+        def walk(s: Any, laid: tuple[int, ...]) -> None:
+            legal = s.legal_actions()
+            if PASS in legal or not done_allowed:
+                found.append(laid)
+            last = laid[-1] if laid else MELD_BASE - 1
+            for a in legal:
+                if a > last and a >= MELD_BASE:
+                    child = s.clone()
+                    child.apply_action(a)
+                    walk(child, (*laid, a))
+
+        walk(state, ())
+        return found
+
+    def _meld_cards(self, ids: Iterable[int]) -> frozenset[frozenset[Card]]:
+        return merge_runs(self._meld_of[a - MELD_BASE] for a in ids)
+
+    def _os_meld_actions(self, melds: Iterable[frozenset[Card]]) -> list[int]:
+        out: list[int] = []
+        for meld in melds:
+            pieces = _pieces(sorted(meld)) if len(meld) > 5 else [sorted(meld)]
+            for piece in pieces:
+                key = frozenset(piece)
+                if key not in self._id_of:
+                    raise PeerError(f"OpenSpiel has no meld id for {sorted(piece)}")
+                out.append(self._id_of[key] + MELD_BASE)
+        return out
+
+    def _layoff_targets(self, card: Card) -> list[Card]:
+        """Anchors (lowest card of the declared meld) of the knocker's melds the card fits,
+        as OpenSpiel judges fit (its own layoff list per meld, given the layoffs so far)."""
+        state = self._state
+        done = list(state.layoffs())
+        anchors = []
+        for meld in self._declared:
+            ids = [a - MELD_BASE for a in self._os_meld_actions([meld])]
+            if to_os(card) in self._utils.all_layoffs(ids, done):
+                anchors.append(min(meld))
+        return anchors
+
+    def _table(self) -> tuple[list[str], dict[Canonical, list[int]]]:
+        """Legal actions as our strings, and for each its OpenSpiel action sequence."""
+        state = self._require()
+        key = len(state.history())
+        if self._cache is not None and self._cache[0] == key:
+            return self._cache[1], self._cache[2]
+        phase = self._phase_name()
+        legal = [] if phase == "over" else list(state.legal_actions())
+        plan: dict[str, list[int]] = {}
+        if phase == "first-turn":
+            names = {DRAW_UPCARD: "take-upcard", PASS: "pass", DRAW_STOCK: "draw-stock"}
+            plan = {names[a]: [a] for a in legal}
+        elif phase == "draw":
+            names = {DRAW_UPCARD: "take-discard", DRAW_STOCK: "draw-stock"}
+            plan = {names[a]: [a] for a in legal}
+        elif phase == "wall":
+            names = {PASS: "pass", KNOCK: "take-discard"}
+            plan = {names[a]: [a] for a in legal}
+        elif phase == "discard":
+            knocking = state.current_phase() == self._phase.KNOCK
+            for a in legal:
+                if a < 52:
+                    verb = "knock" if knocking else "discard"
+                    plan[format_action(verb, from_os(a))] = [a]
+                elif a == KNOCK:
+                    child = state.clone()
+                    child.apply_action(KNOCK)
+                    for c in child.legal_actions():
+                        plan[format_action("knock", from_os(c))] = [KNOCK, c]
+        elif phase == "declare":
+            for ids in self._meld_sets(state, done_allowed=True):
+                melds = self._meld_cards(ids)
+                plan[format_action("declare", sorted(melds, key=min))] = [
+                    *self._os_meld_actions(melds), PASS]
+        elif phase == "defend":
+            start = state
+            if not state.finished_layoffs():
+                start = state.clone()
+                start.apply_action(PASS)
+            for ids in self._meld_sets(start, done_allowed=False):
+                melds = self._meld_cards(ids)
+                plan[format_action("meld", sorted(melds, key=min))] = []
+        elif phase == "layoff":
+            assert self._defender_melds is not None
+            held = frozenset().union(*self._defender_melds) if self._defender_melds else frozenset()
+            if not state.finished_layoffs():
+                for a in legal:
+                    if a < 52 and from_os(a) not in held:
+                        for anchor in self._layoff_targets(from_os(a)):
+                            plan[format_action("layoff", from_os(a), anchor)] = [a]
+            finish = [] if state.finished_layoffs() else [PASS]
+            plan["done"] = [*finish, *self._os_meld_actions(self._defender_melds), PASS]
+        strings = sorted(plan)
+        by_canon = {canonical(s): plan[s] for s in strings}
+        self._cache = (key, strings, by_canon)
+        return strings, by_canon
+
+    # -- the driver interface --------------------------------------------------------------
+
+    def legal_actions(self) -> list[str]:
+        return list(self._table()[0])
+
+    def apply(self, action: str) -> Verdict:
+        phase = self._phase_name()
+        if phase == "over":
+            return Verdict(False, "the hand is over")
+        try:
+            canon = canonical(action)
+        except PeerError as exc:
+            return Verdict(False, str(exc))
+        _, by_canon = self._table()
+        if canon not in by_canon:
+            return Verdict(False, f"not among OpenSpiel's legal actions in phase {phase}")
+        if phase == "defend":
+            melds = canon[1]
+            assert isinstance(melds, frozenset)
+            self._defender_melds = sorted(melds, key=min)
+            self._cache = None
+            return ACCEPTED
+        if phase == "declare":
+            melds = canon[1]
+            assert isinstance(melds, frozenset)
+            self._declared = sorted(melds, key=min)
+        for a in by_canon[canon]:
+            self._state.apply_action(a)
+            self._resolve_chance()
+        self._cache = None
+        return ACCEPTED
+
+    def observe(self) -> PeerObservation:
+        state = self._require()
+        phase = self._phase_name()
+        hands_os = state.hands()
+        hands: list[tuple[Card, ...]] = [(), ()]
+        for p in (0, 1):
+            hands[self._ours(p)] = tuple(sorted(from_os(c) for c in hands_os[p]))
+        up = state.upcard()
+        pile = state.discard_pile()
+        top = from_os(up) if up is not None else (from_os(pile[-1]) if pile else None)
+        to_act = None if phase == "over" else self._ours(state.current_player())
+        return PeerObservation(phase, to_act, (hands[0], hands[1]), top, state.stock_size())
+
+    def result(self) -> PeerResult:
+        state = self._require()
+        if not state.is_terminal():
+            raise PeerError("the hand is not over")
+        returns = state.returns()
+        points = [0, 0]
+        for p in (0, 1):
+            points[self._ours(p)] = int(returns[p])
+        knocked = state.knocked()
+        if not any(knocked):
+            return PeerResult("void", None, None, (points[0], points[1]), self._void_reason())
+        os_knocker = 0 if knocked[0] else 1
+        dw_os = state.deadwood()
+        deadwood = [0, 0]
+        for p in (0, 1):
+            deadwood[self._ours(p)] = int(dw_os[p])
+        outcome = "gin" if dw_os[os_knocker] == 0 else "knock"
+        return PeerResult(outcome, self._ours(os_knocker), (deadwood[0], deadwood[1]),
+                          (points[0], points[1]))
+
+    def _void_reason(self) -> str:
+        state = self._state
+        hist = [a for a in state.history()]
+        if state.stock_size() == 2 and hist and hist[-1] == PASS:
+            return "wall: the player at the wall passed"
+        if sum(1 for a in hist if a == DRAW_UPCARD) >= 50:
+            return "50 upcard draws: OpenSpiel ends the hand (kMaxNumDrawUpcardActions)"
+        return "both players took the upcard and discarded it again in succession"

@@ -1,0 +1,278 @@
+"""Driver for RLCard's gin rummy (package ``rlcard``, extra ``ginspec[rlcard]``).
+
+How RLCard plays a hand (read from rlcard/games/gin_rummy/*.py and checked by running it; see
+docs/conformance/peer-rules.md):
+
+* The dealer deals 11 cards to the non-dealer and 10 to itself from the end of a shuffled list;
+  there is no upcard. The driver replaces the game's random generator by one whose shuffle puts
+  the deck in the order our deal asks for, and sets ``settings.dealer_for_round``.
+* Actions are events: draw_card, pick_up_discard, declare_dead_hand, gin, discard C, knock C,
+  and two bookkeeping events (score N, score S) that the driver applies itself.
+* Going out is automatic: RLCard melds both hands itself (best arrangement), has no layoffs and
+  no points — its payoffs are training rewards. ``gin`` carries no card: RLCard picks the
+  discard; the driver shows it as ``knock XX`` with the card RLCard will discard.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Mapping, Sequence
+from typing import Any, Final
+
+from ginspec.spec.cards import Card, card_str, parse_card
+
+from .actions import Canonical, canonical, format_action
+from .deal import layout
+from .model import (
+    ACCEPTED,
+    Params,
+    PeerDriver,
+    PeerError,
+    PeerInfo,
+    PeerObservation,
+    PeerResult,
+    PeerUnavailable,
+    PeerUnsupported,
+    Value,
+    Verdict,
+)
+
+FIXED_RULES: Final[Mapping[str, Value]] = {
+    "first_turn": "eleven_card_start",
+    "gin_compulsory": True,
+    "big_gin_bonus": 0,
+    "knock_on_wall_draw": True,
+    "knocker_may_lay_off": False,
+    "ace_high_runs": False,
+    "wraparound_runs": False,
+    "ace_value": 1,
+}
+"""The rule choices RLCard makes with no setting (our parameter names and values)."""
+
+
+class _ForcedShuffle:
+    """Stands in for RLCard's ``np_random``: its shuffle puts the deck in a given order."""
+
+    def __init__(self, order: list[Any]) -> None:
+        self._order = order
+
+    def shuffle(self, deck: list[Any]) -> None:
+        if sorted(map(str, deck)) != sorted(map(str, self._order)):
+            raise PeerError("RLCard's deck is not the 52 cards the deal names")
+        deck[:] = self._order
+
+    def choice(self, options: Sequence[Any]) -> Any:
+        return options[0]
+
+
+def _load() -> tuple[Any, ...]:
+    try:
+        game_mod = importlib.import_module("rlcard.games.gin_rummy.game")
+        events = importlib.import_module("rlcard.games.gin_rummy.utils.action_event")
+        settings = importlib.import_module("rlcard.games.gin_rummy.utils.settings")
+        judge = importlib.import_module("rlcard.games.gin_rummy.judge")
+        moves = importlib.import_module("rlcard.games.gin_rummy.utils.move")
+        base = importlib.import_module("rlcard.games.base")
+    except ImportError as exc:  # pragma: no cover - depends on the installation
+        raise PeerUnavailable(
+            f"RLCard is not installed ({exc}); install it with pip install 'ginspec[rlcard]'"
+        ) from exc
+    return game_mod, events, settings, judge, moves, base
+
+
+class RLCardDriver(PeerDriver):
+    """Plays single hands on ``rlcard.games.gin_rummy.game.GinRummyGame``."""
+
+    def __init__(self) -> None:
+        (self._game_mod, self._ev, self._settings_mod, self._judge_mod, self._moves,
+         base) = _load()
+        self._Card = base.Card
+        from importlib.metadata import version as dist_version
+
+        self.info = PeerInfo(
+            name="rlcard",
+            version=dist_version("rlcard"),
+            capabilities=frozenset({"hand", "legal-actions"}),
+            limitations=(
+                "single hands only: no match scoring",
+                "no points: payoffs are training rewards (gin 1, knock 0.2, else -deadwood/100)",
+                "automatic melding: no declarations, the best arrangement is taken",
+                "no layoffs: the defender's deadwood is counted before any layoff",
+                "gin names no discard: RLCard picks the card itself",
+                "no rejection codes: an illegal action is refused as 'not among RLCard's "
+                "legal actions'",
+            ),
+        )
+        self._game: Any = None
+
+    # -- conversions ----------------------------------------------------------------------
+
+    def _rl(self, card: Card) -> Any:
+        text = card_str(card)
+        return self._Card(suit=text[1], rank=text[0])
+
+    @staticmethod
+    def _ours(card: Any) -> Card:
+        return parse_card(f"{card.rank}{card.suit}")
+
+    # -- set-up ---------------------------------------------------------------------------
+
+    def check_params(self, params: Params) -> list[str]:
+        reasons = []
+        for name, value in FIXED_RULES.items():
+            if name in params and params[name] != value:
+                reasons.append(f"{name}={params[name]!r}: RLCard always plays {value!r}")
+        if params.get("discard_taken_card", "never") not in ("never", "always"):
+            reasons.append("discard_taken_card: RLCard's setting is on or off (never/always)")
+        if params.get("oklahoma", False):
+            reasons.append("oklahoma=True: RLCard has no Oklahoma knock card")
+        limit = params.get("knock_limit", 10)
+        if not isinstance(limit, int) or not 0 <= limit <= 10:
+            reasons.append(f"knock_limit={limit!r}: RLCard plays 0..10")
+        if params.get("wall_action", "take_and_play_on") != "take_and_play_on":
+            reasons.append(f"wall_action={params['wall_action']!r}: at the wall RLCard lets the "
+                           "player take the discard and play on, or declare a dead hand")
+        return reasons
+
+    def new_hand(self, deal: Sequence[Card], dealer: int, params: Params) -> None:
+        reasons = self.check_params(params)
+        if reasons:
+            raise PeerUnsupported("; ".join(reasons))
+        lay = layout(deal, dealer, "eleven_card_start")
+        pops = [*lay.hands[lay.non_dealer], *lay.hands[dealer], *lay.stock]
+        game = self._game_mod.GinRummyGame()
+        s = self._settings_mod
+        game.settings.change_settings({
+            s.Setting.dealer_for_round: s.DealerForRound(dealer),
+            s.Setting.going_out_deadwood_count: int(params.get("knock_limit", 10)),
+            s.Setting.is_allowed_to_discard_picked_up_card:
+                params.get("discard_taken_card", "never") == "always",
+            s.Setting.stockpile_dead_card_count: int(params.get("wall_size", 2)),
+        })
+        game.np_random = _ForcedShuffle([self._rl(c) for c in reversed(pops)])
+        game.init_game()
+        self._game = game
+        self._cache: tuple[int, dict[str, Any]] | None = None
+        self._auto()
+
+    # -- helpers --------------------------------------------------------------------------
+
+    def _require(self) -> Any:
+        if self._game is None:
+            raise PeerError("no hand in progress: call new_hand first")
+        return self._game
+
+    def _auto(self) -> None:
+        """Apply RLCard's bookkeeping events (score N, score S) nobody chooses."""
+        game = self._game
+        ev = self._ev
+        while not game.is_over():
+            legal = game.judge.get_legal_actions()
+            if len(legal) == 1 and isinstance(
+                    legal[0], ev.ScoreNorthPlayerAction | ev.ScoreSouthPlayerAction):
+                game.step(legal[0])
+            else:
+                return
+
+    def _gin_card(self) -> Card:
+        game = self._game
+        hand = game.get_current_player().hand
+        _, gin_cards = self._judge_mod.get_going_out_cards(
+            hand, game.settings.going_out_deadwood_count)
+        return self._ours(gin_cards[0])
+
+    def _table(self) -> dict[str, Any]:
+        game = self._require()
+        key = len(game.actions)
+        if self._cache is not None and self._cache[0] == key:
+            return self._cache[1]
+        ev = self._ev
+        plan: dict[str, Any] = {}
+        if not game.is_over():
+            for a in game.judge.get_legal_actions():
+                if isinstance(a, ev.DrawCardAction):
+                    plan["draw-stock"] = a
+                elif isinstance(a, ev.PickUpDiscardAction):
+                    plan["take-discard"] = a
+                elif isinstance(a, ev.DeclareDeadHandAction):
+                    plan["pass"] = a
+                elif isinstance(a, ev.DiscardAction):
+                    plan[format_action("discard", self._ours(a.card))] = a
+                elif isinstance(a, ev.KnockAction):
+                    plan[format_action("knock", self._ours(a.card))] = a
+                elif isinstance(a, ev.GinAction):
+                    plan[format_action("knock", self._gin_card())] = a
+                else:  # pragma: no cover - a new RLCard event
+                    raise PeerError(f"unknown RLCard action {a}")
+        self._cache = (key, plan)
+        return plan
+
+    def _phase(self) -> str:
+        game = self._require()
+        if game.is_over():
+            return "over"
+        last = game.get_last_action()
+        ev = self._ev
+        if last is None:
+            return "first-turn"
+        if isinstance(last, ev.DrawCardAction | ev.PickUpDiscardAction):
+            return "discard"
+        if len(game.round.dealer.stock_pile) <= game.settings.stockpile_dead_card_count:
+            return "wall"
+        return "draw"
+
+    # -- the driver interface --------------------------------------------------------------
+
+    def legal_actions(self) -> list[str]:
+        return sorted(self._table())
+
+    def apply(self, action: str) -> Verdict:
+        if self._phase() == "over":
+            return Verdict(False, "the hand is over")
+        try:
+            canon: Canonical = canonical(action)
+        except PeerError as exc:
+            return Verdict(False, str(exc))
+        plan = {canonical(k): v for k, v in self._table().items()}
+        if canon not in plan:
+            return Verdict(False, f"not among RLCard's legal actions in phase {self._phase()}")
+        self._game.step(plan[canon])
+        self._cache = None
+        self._auto()
+        return ACCEPTED
+
+    def observe(self) -> PeerObservation:
+        game = self._require()
+        phase = self._phase()
+        hands = tuple(tuple(sorted(self._ours(c) for c in p.hand)) for p in game.round.players)
+        pile = game.round.dealer.discard_pile
+        top = self._ours(pile[-1]) if pile else None
+        to_act = None if phase == "over" else int(game.round.current_player_id)
+        return PeerObservation(phase, to_act, (hands[0], hands[1]), top,
+                               len(game.round.dealer.stock_pile))
+
+    def result(self) -> PeerResult:
+        game = self._require()
+        if not game.is_over():
+            raise PeerError("the hand is not over")
+        rnd = game.round
+        dw = [0, 0]
+        for move in rnd.move_sheet[-2:]:
+            if isinstance(move, self._moves.ScoreNorthMove):
+                dw[0] = int(move.deadwood_count)
+            elif isinstance(move, self._moves.ScoreSouthMove):
+                dw[1] = int(move.deadwood_count)
+        going_out = rnd.going_out_action
+        ev = self._ev
+        if isinstance(going_out, ev.GinAction):
+            outcome = "gin"
+        elif isinstance(going_out, ev.KnockAction):
+            outcome = "knock"
+        else:
+            moves = len(rnd.move_sheet)
+            note = ("dead hand: declared at the wall" if moves < game.settings.max_move_count
+                    else f"dead hand: RLCard's move cap ({game.settings.max_move_count})")
+            return PeerResult("void", None, None, None, note)
+        payoffs = game.judge.scorer.get_payoffs(game)
+        return PeerResult(outcome, int(rnd.going_out_player_id), (dw[0], dw[1]), None,
+                          f"RLCard payoffs (training rewards): {payoffs}")

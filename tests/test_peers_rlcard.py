@@ -1,0 +1,158 @@
+"""The RLCard driver on scripted hands. Expected values come from the rules (clause IDs in the
+docstrings) or RLCard's documented settings; ``known quirk`` tests pin RLCard's behaviour where it
+departs from the spec, so an upstream change shows up here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from ginspec.conformance.peers import PeerDriver, PeerUnsupported
+from ginspec.conformance.peers.deal import deal_for, layout
+from peer_support import card, cards, driver_or_skip
+
+SPREAD = "KS KC KD 5S 6S 7S 9C TC JC"
+
+
+@pytest.fixture
+def rl_driver() -> Iterator[PeerDriver]:
+    yield driver_or_skip("rlcard")
+
+
+def play(d: PeerDriver, *actions: str) -> None:
+    for a in actions:
+        legal = d.legal_actions()
+        verdict = d.apply(a)
+        assert verdict.accepted, f"{a!r} refused ({verdict.reason}); legal: {legal}"
+
+
+def test_forced_deal_eleven_card_start(rl_driver: PeerDriver) -> None:
+    """ELEVEN.DEAL / ELEVEN.FIRST-TURN: the non-dealer holds 11, nothing is face up, and the
+    non-dealer opens by discarding (or knocking)."""
+    deal = list(range(52))[::-1]
+    for dealer in (0, 1):
+        rl_driver.new_hand(deal, dealer, {})
+        lay = layout(deal, dealer, "eleven_card_start")
+        obs = rl_driver.observe()
+        assert obs.hands == tuple(tuple(sorted(h)) for h in lay.hands)
+        assert (obs.phase, obs.to_act, obs.discard_top, obs.stock_size) == (
+            "first-turn", 1 - dealer, None, 31)
+        legal = rl_driver.legal_actions()
+        assert {a for a in legal if a.startswith("discard")} == {
+            f"discard {c}" for c in _names(lay.hands[1 - dealer])}
+
+
+def _names(cs: tuple[int, ...]) -> list[str]:
+    from ginspec.spec.cards import card_str
+
+    return [card_str(c) for c in cs]
+
+
+def test_draw_takes_the_top_of_the_stock(rl_driver: PeerDriver) -> None:
+    """TURN.DRAW, DEAL.STOCK: after the opening discard the dealer may draw deck[21] or take."""
+    deal = list(range(52))
+    rl_driver.new_hand(deal, 0, {})
+    first = rl_driver.legal_actions()[0]
+    play(rl_driver, first)
+    assert rl_driver.legal_actions() == ["draw-stock", "take-discard"]
+    play(rl_driver, "draw-stock")
+    obs = rl_driver.observe()
+    assert deal[21] in obs.hands[0] and len(obs.hands[0]) == 11 and obs.stock_size == 30
+
+
+def test_known_quirk_taken_card_cannot_be_discarded_but_can_be_knocked_with(
+        rl_driver: PeerDriver) -> None:
+    """TURN.DISCARD-TAKEN with discard_taken_card=never: RLCard removes ``discard QH`` after
+    taking QH, but its judge builds knock actions without that filter, so ``knock QH`` is
+    offered (knocker deadwood AD = 1)."""
+    deal = deal_for(cards("QH 2C 3D 4H 6C 7D 8H 9H JD QS 2S"), cards(f"{SPREAD} AD"), 0)
+    rl_driver.new_hand(deal, 0, {})
+    play(rl_driver, "discard QH", "take-discard")
+    legal = rl_driver.legal_actions()
+    assert "discard QH" not in legal
+    assert "knock QH" in legal and "knock AD" in legal
+    play(rl_driver, "knock QH")
+    res = rl_driver.result()
+    assert (res.outcome, res.knocker, res.points) == ("knock", 0, None)
+    assert res.deadwood is not None and res.deadwood[0] == 1
+
+
+def test_discard_taken_card_setting(rl_driver: PeerDriver) -> None:
+    """discard_taken_card=always maps to is_allowed_to_discard_picked_up_card=True."""
+    deal = deal_for(cards("QH 2C 3D 4H 6C 7D 8H 9H JD QS 2S"), cards(f"{SPREAD} AD"), 0)
+    rl_driver.new_hand(deal, 0, {"discard_taken_card": "always"})
+    play(rl_driver, "discard QH", "take-discard")
+    assert "discard QH" in rl_driver.legal_actions()
+
+
+def test_gin_is_compulsory_and_names_its_own_discard(rl_driver: PeerDriver) -> None:
+    """KNOCK.GIN-COMPULSORY (gin_compulsory=true): with gin available the judge offers only
+    GinAction, whose discard RLCard picks (here the single deadwood card QH)."""
+    deal = deal_for(cards(f"{SPREAD} 8S QH"), cards("2C 3D 4H 6C 7D 8H 9H JD QS 2S"), 1)
+    rl_driver.new_hand(deal, 1, {})
+    assert rl_driver.legal_actions() == ["knock QH"]
+    play(rl_driver, "knock QH")
+    res = rl_driver.result()
+    assert (res.outcome, res.knocker) == ("gin", 0)
+    assert res.deadwood is not None and res.deadwood[0] == 0
+
+
+def test_no_layoffs_defender_deadwood_counts_fitting_cards(rl_driver: PeerDriver) -> None:
+    """RLCard plays no layoffs: the defender's 8S would go on 5S 6S 7S (LAYOFF.RUN) but counts
+    as deadwood. Defender 2C 2D 2H / 3C 3D 3H / 9D TD JD + 8S -> 8."""
+    deal = deal_for(cards(f"{SPREAD} AD QH"), cards("2C 2D 2H 3C 3D 3H 9D TD JD 8S"), 1)
+    rl_driver.new_hand(deal, 1, {})
+    play(rl_driver, "knock QH")
+    res = rl_driver.result()
+    assert (res.outcome, res.knocker, res.deadwood) == ("knock", 0, (1, 8))
+
+
+def test_wall_take_and_play_on_then_dead_hand(rl_driver: PeerDriver) -> None:
+    """WALL.END (2 cards): RLCard offers pick_up_discard or declare_dead_hand; after taking, the
+    player discards as usual and the hand goes on (wall_action=take_and_play_on)."""
+    deal = list(range(52))
+    rl_driver.new_hand(deal, 0, {})
+    play(rl_driver, rl_driver.legal_actions()[0])
+    for i in range(29):
+        drawn = deal[21 + i]
+        play(rl_driver, "draw-stock", f"discard {_names((drawn,))[0]}")
+    obs = rl_driver.observe()
+    assert (obs.phase, obs.stock_size) == ("wall", 2)
+    assert rl_driver.legal_actions() == ["pass", "take-discard"]
+    play(rl_driver, "take-discard")
+    discard = next(a for a in rl_driver.legal_actions() if a.startswith("discard"))
+    play(rl_driver, discard)
+    assert rl_driver.observe().phase == "wall"
+    assert rl_driver.legal_actions() == ["pass", "take-discard"]
+    play(rl_driver, "pass")
+    res = rl_driver.result()
+    assert res.outcome == "void" and "dead hand" in res.note
+
+
+def test_illegal_actions_are_refused_and_change_nothing(rl_driver: PeerDriver) -> None:
+    rl_driver.new_hand(list(range(52)), 0, {})
+    before = rl_driver.observe()
+    for bad in ["draw-stock", "take-upcard", "discard AS", "declare", "jump"]:
+        verdict = rl_driver.apply(bad)
+        assert not verdict.accepted and verdict.reason
+    assert rl_driver.observe() == before
+
+
+def test_rules_rlcard_cannot_play_are_refused(rl_driver: PeerDriver) -> None:
+    for params in ({"first_turn": "upcard_offer"}, {"gin_compulsory": False},
+                   {"oklahoma": True}, {"discard_taken_card": "only_at_wall"}):
+        assert rl_driver.check_params(params)
+        with pytest.raises(PeerUnsupported):
+            rl_driver.new_hand(list(range(52)), 0, params)
+    assert rl_driver.check_params({"knock_limit": 5, "discard_taken_card": "always"}) == []
+
+
+def test_knock_limit_setting(rl_driver: PeerDriver) -> None:
+    """KNOCK.LIMIT via going_out_deadwood_count: deadwood 4 knocks at 10, not at 3."""
+    deal = deal_for(cards(f"{SPREAD} 4D QH"), cards("2C 3D 4H 6C 7D 8H 9H JD QS 2S"), 1)
+    rl_driver.new_hand(deal, 1, {})
+    assert "knock QH" in rl_driver.legal_actions()
+    rl_driver.new_hand(deal, 1, {"knock_limit": 3})
+    assert not [a for a in rl_driver.legal_actions() if a.startswith("knock")]
+    assert card("QH") in rl_driver.observe().hands[0]
