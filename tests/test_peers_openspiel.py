@@ -88,7 +88,7 @@ def knock_deal(defender: str, upcard: str, extra: str = "JD", dealer: int = 1) -
 
 
 def test_knock_declare_chained_layoffs_and_score(os_driver: PeerDriver) -> None:
-    """KNOCK.PROCEDURE, SHOWDOWN.DECLARATION, LAYOFF.RUN, LAYOFF.CHAIN (two cards each end),
+    """Knock with a face-down discard, SHOWDOWN.DECLARATION, LAYOFF.RUN, LAYOFF.CHAIN (two cards each end),
     SCORE.KNOCK: knocker 2 (2H) against defender 10 (AC 4H 5D) scores 8."""
     os_driver.new_hand(knock_deal("2S 2C 2D 8S 9S 8C 7C AC 4H 5D", "2H"), 1, {})
     play(os_driver, "take-upcard")
