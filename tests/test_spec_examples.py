@@ -21,6 +21,7 @@ from ginspec.reference.melds import (
     min_deadwood,
     optimal_arrangements,
 )
+from ginspec.reference.scoring import knock_limit_for
 from ginspec.spec.cards import (
     Card,
     card_str,
@@ -52,7 +53,7 @@ FIELDS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
     ),
     "knock": (
         frozenset({"hand", "deadwood", "best_discards", "can_knock", "gin"}),
-        frozenset({"big_gin", "params"}),
+        frozenset({"big_gin", "upcard", "params"}),
     ),
     "melds-count": (frozenset({"hand", "count"}), frozenset({"params"})),
 }
@@ -184,8 +185,10 @@ def check_knock(ex: Example) -> None:
     d = ex.data
     params = _params(ex)
     rules = MeldRules.from_params(params)
-    knock_limit = int(params.get("knock_limit", parameter("knock_limit").default))
+    upcard = parse_card(d["upcard"]) if "upcard" in d else None
+    knock_limit = knock_limit_for(params, upcard)
     hand = _cards(d["hand"])
+    assert upcard not in hand, "the upcard cannot also be in the hand"
     assert len(hand) == 11, "a knock example needs the 11 cards held after the draw"
     analysis = analyse_discards(hand, rules)
     assert analysis.deadwood == d["deadwood"]
