@@ -29,26 +29,32 @@ from ginspec.reference.game.rejections import CLAUSE_OF
 from ginspec.reference.game.strategies import GreedyStrategy
 from ginspec.spec.cards import card_str
 from ginspec.spec.parameters import Value
+from ginspec.spec.profiles import profiles, ruleset
 from hypothesis import event, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
-RULESETS: dict[str, Mapping[str, Value]] = {
-    "standard": {},
-    "wall-any-discard": {"wall_action": "take_and_knock_any_discard", "discard_taken_card":
-                         "only_at_wall", "undercut_on_tie": "no_score"},
-    "wall-other-discard": {"wall_action": "take_and_knock_other_discard",
-                           "knock_on_wall_draw": False, "wall_size": 4},
-    "reshuffle": {"wall_action": "reshuffle", "layoff_after_gin": "allowed"},
-    "eleven-card": {"first_turn": "eleven_card_start", "knocker_may_lay_off": True,
-                    "discard_taken_card": "always"},
-    "big-gin-compulsory": {"big_gin_bonus": 31, "gin_compulsory": True,
-                           "knocker_must_meld_maximally": True},
-    "oklahoma": {"oklahoma": True, "oklahoma_ace": "gin_only", "spade_double": "hand",
-                 "layoff_chain": "original_melds_only",
-                 "layoff_after_gin": "allowed_zero_cancels"},
-    "straight": {"knock_limit": 0, "undercut_on_tie": "knocker_scores_zero"},
+EXTRA_RULESETS: dict[str, tuple[str, Mapping[str, Value]]] = {
+    # (profile, overrides): corners no single profile reaches
+    "wall-any-discard": ("pagat", {"wall_action": "take_and_knock_any_discard",
+                                   "discard_taken_card": "only_at_wall",
+                                   "undercut_on_tie": "no_score"}),
+    "wall-other-discard": ("pagat", {"wall_action": "take_and_knock_other_discard",
+                                     "wall_size": 4, "knocker_may_lay_off": True}),
+    "reshuffle-gin-layoffs": ("serbian-online", {"layoff_after_gin": "allowed_zero_cancels"}),
+    "big-gin-compulsory": ("wikipedia", {"big_gin_bonus": 31, "gin_compulsory": True,
+                                         "knocker_must_meld_maximally": True}),
+    "eleven-card-any": ("rlcard", {"first_turn": "eleven_card_start",
+                                   "discard_taken_card": "always"}),
+    "oklahoma-gin-only": ("oklahoma", {"oklahoma_ace": "gin_only",
+                                       "spade_double": "hand_and_boxes",
+                                       "layoff_chain": "original_melds_only"}),
 }
+
+RULESETS: dict[str, Any] = {name: ruleset(name) for name in profiles()} | {
+    name: ruleset(base, overrides) for name, (base, overrides) in EXTRA_RULESETS.items()
+}
+"""One machine per profile, plus the extra combinations above."""
 
 _GREEDY = GreedyStrategy()
 _GARBAGE = ["", "discard", "discard ZZ", "knock 1S", "layoff 9S", "layoff 9S onto 8S",
@@ -66,10 +72,11 @@ def _sizes(s: HandState) -> tuple[int, int]:
 
 class GameMachine(RuleBasedStateMachine):
     params: Mapping[str, Value] = {}
+    name = "custom"
 
     def __init__(self) -> None:
         super().__init__()
-        self.rules = game_rules(self.params)
+        self.rules = game_rules(self.params, self.name)
         self.state: HandState
         self.scores = [0, 0]
         self.hands_played = 0
@@ -235,7 +242,9 @@ class GameMachine(RuleBasedStateMachine):
         s = self.state
         sizes = _sizes(s)
         phase = s.phase
-        if phase in (Phase.DISCARD, Phase.WALL_KNOCK):
+        if phase is Phase.OVER and s.history[-1][1].kind is Kind.DRAW_STOCK:
+            assert sorted(sizes) == [10, 11]  # WALL.LAST-DRAW: void at once after the draw
+        elif phase in (Phase.DISCARD, Phase.WALL_KNOCK):
             assert s.to_move is not None
             assert sizes[s.to_move] == 11 and sizes[1 - s.to_move] == 10
         elif s.knocker is not None:
@@ -270,7 +279,8 @@ class GameMachine(RuleBasedStateMachine):
 
 
 def _machine(name: str, params: Mapping[str, Value]) -> type[GameMachine]:
-    cls = type(f"GameMachine_{name.replace('-', '_')}", (GameMachine,), {"params": params})
+    cls = type(f"GameMachine_{name.replace('-', '_')}", (GameMachine,),
+               {"params": params, "name": name})
     cls.TestCase.settings = settings(settings.default, stateful_step_count=60,
                                      max_examples=max(10, settings.default.max_examples // 3))
     return cls

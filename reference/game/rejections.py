@@ -2,7 +2,7 @@
 
 Every refused action raises :class:`Rejection`, which carries one :class:`Code` and the ID of the
 clause the action breaks. The state is never changed by a refused action (states are immutable).
-The showdown codes are the strings of ``ginspec.reference.layoffs.ShowdownError`` 1:1.
+The showdown's codes are the strings of ``ginspec.reference.layoffs.SHOWDOWN_CODES`` 1:1.
 """
 
 from __future__ import annotations
@@ -10,6 +10,7 @@ from __future__ import annotations
 from enum import Enum
 
 from ginspec.reference.game import clause_ids as C
+from ginspec.reference.layoffs import SHOWDOWN_CODES
 from ginspec.spec.errors import GinspecError
 
 
@@ -52,6 +53,8 @@ class Code(Enum):
     """A declared meld uses a card the knocker does not hold."""
     DECLARATION_CARD_TWICE = "DECLARATION_CARD_TWICE"
     """A card appears in two declared melds."""
+    DECLARATION_ELEVEN_CARDS = "DECLARATION_ELEVEN_CARDS"
+    """Eleven cards may be declared only as big gin (every card melded, big gin played)."""
     DECLARATION_OVER_LIMIT = "DECLARATION_OVER_LIMIT"
     """The declared deadwood is above the knock limit (0 for gin, big gin or compulsory gin)."""
     DECLARATION_NOT_MAXIMAL = "DECLARATION_NOT_MAXIMAL"
@@ -64,6 +67,8 @@ class Code(Enum):
     """No meld of the other player on the table holds the named card."""
     LAYOFF_DOES_NOT_FIT = "LAYOFF_DOES_NOT_FIT"
     """The card does not extend that meld (or extends only a laid-off card, without chaining)."""
+    LAYOFF_CHAINED = "LAYOFF_CHAINED"
+    """The card fits only through a card laid off earlier (layoff_chain = original_melds_only)."""
     LAYOFF_AFTER_GIN = "LAYOFF_AFTER_GIN"
     """Nothing may be laid off onto a gin hand under this ruleset."""
     LAYOFF_BY_KNOCKER = "LAYOFF_BY_KNOCKER"
@@ -81,25 +86,16 @@ CLAUSE_OF: dict[Code, str] = {
     Code.UPCARD_REFUSED: C.FIRST_TURN_BOTH_PASS,
     Code.DISCARD_OF_TAKEN_CARD: C.DISCARD_TAKEN_CARD,
     Code.KNOCK_OVER_LIMIT: C.KNOCK_ELIGIBLE,
-    Code.KNOCK_ON_WALL_DRAW: C.WALL_KNOCK_ON_DRAW,
+    Code.KNOCK_ON_WALL_DRAW: C.WALL_LAST_DRAW,
     Code.BIG_GIN_NOT_PLAYED: C.BIG_GIN,
     Code.BIG_GIN_NOT_MELDED: C.BIG_GIN_SHAPE,
     Code.GIN_COMPULSORY: C.GIN_COMPULSORY,
-    Code.WALL_TAKE_WITHOUT_KNOCK: C.WALL_ACTION,
-    Code.WALL_MUST_KNOCK: C.WALL_ACTION,
+    Code.WALL_TAKE_WITHOUT_KNOCK: C.WALL_LAST_CHANCE,
+    Code.WALL_MUST_KNOCK: C.WALL_LAST_CHANCE,
     Code.RESHUFFLE_NOT_A_PERMUTATION: C.WALL_RESHUFFLE,
-    Code.DECLARATION_NOT_A_MELD: C.SHOWDOWN_DECLARATION,
-    Code.DECLARATION_CARD_NOT_HELD: C.SHOWDOWN_DECLARATION,
-    Code.DECLARATION_CARD_TWICE: C.SHOWDOWN_DECLARATION,
-    Code.DECLARATION_OVER_LIMIT: C.KNOCK_LIMIT,
-    Code.DECLARATION_NOT_MAXIMAL: C.SHOWDOWN_DECLARATION_MAXIMAL,
-    Code.DEFENDER_MELD_INVALID: C.SHOWDOWN_DEFENDER_SPREAD,
-    Code.LAYOFF_CARD_NOT_HELD: C.LAYOFF_TARGET,
-    Code.LAYOFF_NO_SUCH_MELD: C.LAYOFF_TARGET,
-    Code.LAYOFF_DOES_NOT_FIT: C.LAYOFF_RUN,
-    Code.LAYOFF_AFTER_GIN: C.LAYOFF_AFTER_GIN,
-    Code.LAYOFF_BY_KNOCKER: C.LAYOFF_KNOCKER,
     Code.WRONG_DEALER: C.MATCH_NEXT_DEALER,
+    # the showdown's codes, with its default clauses
+    **{Code(code): clause for code, clause in SHOWDOWN_CODES.items()},
 }
 """The clause each code cites by default (a rejection may name a more specific clause)."""
 

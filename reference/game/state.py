@@ -16,17 +16,18 @@ import random
 from collections.abc import Iterator
 from dataclasses import dataclass
 from enum import Enum
-from typing import Final
+from typing import Final, Literal
 
 from ginspec.reference.game import actions as A
 from ginspec.reference.game import clause_ids as C
 from ginspec.reference.game import showdown as S
 from ginspec.reference.game.actions import Action, Kind
 from ginspec.reference.game.deal import Deal, split_deck
-from ginspec.reference.game.points import HandScore, Outcome, score_hand
+from ginspec.reference.game.points import Outcome, outcome_of
 from ginspec.reference.game.rejections import Code, Rejection
 from ginspec.reference.game.rules import GameRules
-from ginspec.reference.melds import min_deadwood, min_deadwood_after_discard
+from ginspec.reference.melds import Arrangement, min_deadwood, min_deadwood_after_discard
+from ginspec.reference.scoring import VOID_HAND, HandScore, knock_limit_for, score_hand
 from ginspec.spec.cards import (
     FULL_DECK,
     Card,
@@ -93,35 +94,25 @@ _PHASE_KINDS: Final[dict[Phase, frozenset[Kind]]] = {
 
 @dataclass(frozen=True)
 class HandResult:
-    """How a hand ended (players 0/1): outcome, knocker, winner, deadwood and points each."""
+    """How a hand ended, for players 0 and 1: the outcome, the knocker and the winner (None if
+    nobody), the deadwood after layoffs, points, boxes, and scoring's own :class:`HandScore`
+    (with its clause trail)."""
 
     outcome: Outcome
     knocker: int | None
     winner: int | None
     deadwood: tuple[int, int]
     points: tuple[int, int]
-    boxes: int
+    boxes: tuple[int, int]
+    score: HandScore
 
     def to_json(self) -> dict[str, object]:
         return {"outcome": self.outcome.value, "knocker": self.knocker, "winner": self.winner,
-                "deadwood": list(self.deadwood), "points": list(self.points), "boxes": self.boxes}
+                "deadwood": list(self.deadwood), "points": list(self.points),
+                "boxes": list(self.boxes)}
 
 
-VOID_RESULT: Final = HandResult(Outcome.VOID, None, None, (0, 0), (0, 0), 0)
-
-
-def _taken_allowed_normal(rules: GameRules) -> bool:
-    return rules.discard_taken_card == "always"
-
-
-@implements(C.OKLAHOMA_LIMIT, C.KNOCK_LIMIT)
-def effective_knock_limit(rules: GameRules, upcard: Card | None) -> int:
-    """knock_limit, or under Oklahoma the upcard's value (ace: 1 or gin only; pictures 10)."""
-    if not rules.oklahoma or upcard is None:
-        return rules.knock_limit
-    if upcard % 13 == 0:
-        return 1 if rules.oklahoma_ace == "one" else 0
-    return min(card_value(upcard), 10)
+VOID_RESULT: Final = HandResult(Outcome.VOID, None, None, (0, 0), (0, 0), (0, 0), VOID_HAND)
 
 
 class HandState:
@@ -180,7 +171,8 @@ class HandState:
     # --- construction ------------------------------------------------------------------------
 
     @classmethod
-    @implements(C.DEAL_CARDS, C.FIRST_TURN_OFFER, C.ELEVEN_CARD_START)
+    @implements(C.DEAL_HANDS, C.DEAL_UPCARD, C.DEAL_STOCK, C.FIRST_TURN_OFFER, C.ELEVEN_DEAL,
+                C.ELEVEN_FIRST_TURN)
     def new(cls, deal: Deal, rules: GameRules) -> HandState:
         """The position right after ``deal`` under ``rules``."""
         eleven = rules.eleven_card_start
@@ -199,7 +191,7 @@ class HandState:
         s.to_move = deal.non_dealer
         s.taken = None
         s.wall_draw = False
-        s.knock_limit = effective_knock_limit(rules, upcard)
+        s.knock_limit = knock_limit_for(rules.params, upcard)
         s.knocker = None
         s.knock_card = None
         s.big_gin = False
@@ -258,17 +250,15 @@ class HandState:
                 f"{' last=' + moves if moves else ''}>")
 
     def _srules(self) -> S.ShowdownRules:
-        r = self.rules
-        limit = 0 if (self.gin_required or self.big_gin) else self.knock_limit
-        return S.ShowdownRules(limit, r.layoff_chain, r.layoff_after_gin, r.knocker_may_lay_off,
-                               r.knocker_must_meld_maximally, r.meld_rules)
+        """The showdown rules of this hand: the hand's knock limit, 0 under compulsory gin."""
+        return self.rules.showdown.with_limit(0 if self.gin_required else self.knock_limit)
 
     # --- knock arithmetic (cached per state) ----------------------------------------------------
 
     def _may_discard_taken(self) -> bool:
         if self.phase is Phase.WALL_KNOCK:
             return self.rules.wall_action == "take_and_knock_any_discard"
-        return _taken_allowed_normal(self.rules)
+        return self.rules.discard_taken_card == "always"
 
     def _discardable(self, card: Card) -> bool:
         return card != self.taken or self._may_discard_taken()
@@ -363,7 +353,7 @@ class HandState:
             if not self._discardable(card):
                 self._reject(Code.DISCARD_OF_TAKEN_CARD, f"{card_str(card)} was just taken "
                              "from the discard pile", action,
-                             C.WALL_ACTION if phase is Phase.WALL_KNOCK else None)
+                             C.WALL_LAST_CHANCE if phase is Phase.WALL_KNOCK else None)
             if kind is Kind.DISCARD:
                 if self.rules.gin_compulsory and self.gin_available():
                     self._reject(Code.GIN_COMPULSORY, "gin is possible and compulsory", action)
@@ -401,12 +391,12 @@ class HandState:
             try:
                 return S.check_declaration(self.hands[p], action.melds, self._srules())
             except S.ShowdownError as exc:
-                self._reject(Code(exc.code), _bare(exc), action, exc.clause)
+                self._reject(Code(exc.code), str(exc), action, exc.clause)
         if kind is Kind.MELD:
             try:
                 return S.check_defender_melds(self.hands[p], action.melds, self.rules.meld_rules)
             except S.ShowdownError as exc:
-                self._reject(Code(exc.code), _bare(exc), action, exc.clause)
+                self._reject(Code(exc.code), str(exc), action, exc.clause)
         if kind is Kind.LAYOFF:
             side = "defender" if phase is Phase.DEFENDER_LAYOFF else "knocker"
             owner = "knocker" if side == "defender" else "defender"
@@ -416,11 +406,12 @@ class HandState:
                 self._reject(Code.LAYOFF_NO_SUCH_MELD, f"no {owner}'s meld on the table holds "
                              f"{card_str(action.target)}", action)
             assert index is not None
+            layoff = S.Layoff(action.card, index, min(self.table[index].original.cards))
             try:
-                return S.apply_layoff(self.table, S.Layoff(action.card, index), self.dead[p],
-                                      self._srules(), side, self.gin)
+                return S.apply_layoff(self.table, layoff, self._srules(), side, self.gin,
+                                      hand=self.dead[p])
             except S.ShowdownError as exc:
-                self._reject(Code(exc.code), _bare(exc), action, exc.clause)
+                self._reject(Code(exc.code), str(exc), action, exc.clause)
         return None
 
     def _wall_take_ok(self) -> bool:
@@ -481,7 +472,7 @@ class HandState:
         elif kind is Kind.DECLARE:
             assert isinstance(data, S.Declaration)
             s.declaration = data
-            s.table = S.table_of(data)
+            s.table = S.table_of(data.melds)
             dead = [0, 0]
             dead[p] = mask_of(data.deadwood_cards)
             s.dead = (dead[0], dead[1])
@@ -515,7 +506,7 @@ class HandState:
         self.taken = card
         self.wall_draw = False
 
-    @implements(C.TURN_DRAW, C.WALL_TRIGGER)
+    @implements(C.TURN_DRAW, C.WALL_END, C.WALL_LAST_DRAW)
     def _draw_stock(self, p: int) -> None:
         card = self.stock[0]
         self.stock = self.stock[1:]
@@ -523,8 +514,10 @@ class HandState:
         self.taken = None
         self.wall_draw = len(self.stock) <= self.rules.wall_size
         self.phase = Phase.DISCARD
+        if self.wall_draw and not self.rules.knock_on_wall_draw:
+            self._end_void()  # WALL.LAST-DRAW: void at once, no knock and no discard
 
-    @implements(C.TURN_DISCARD, C.WALL_ACTION, C.WALL_VOID)
+    @implements(C.TURN_DISCARD, C.TURN_ALTERNATE, C.WALL_END, C.WALL_LAST_CHANCE)
     def _discard(self, p: int, card: Card) -> None:
         self.hands = _with(self.hands, p, self.hands[p] & ~(1 << card))
         self.pile = (*self.pile, card)
@@ -534,9 +527,12 @@ class HandState:
             if action == "void":
                 self._end_void()
                 return
-            if action == "reshuffle":
+            if action == "reshuffle" and self.reshuffles == 0:
                 self.phase, self.to_move = Phase.RESHUFFLE, CHANCE
                 self.wall_draw = False
+                return
+            if action == "reshuffle":  # WALL.RESHUFFLE: a second wall voids the hand
+                self._end_void()
                 return
             self.phase, self.to_move = Phase.WALL, 1 - p
             return
@@ -553,7 +549,7 @@ class HandState:
             return
         self.phase, self.to_move = Phase.DRAW, 1 - last
 
-    @implements(C.KNOCK_FACE_DOWN, C.BIG_GIN)
+    @implements(C.KNOCK_PROCEDURE, C.KNOCK_ANY_TURN, C.BIG_GIN)
     def _knock(self, p: int, card: Card | None) -> None:
         if card is None:
             self.big_gin = True
@@ -565,14 +561,12 @@ class HandState:
         self.phase = Phase.DECLARE
 
     def _defender_meld(self, p: int, arrangement: object) -> None:
-        from ginspec.reference.melds import Arrangement
-
         assert isinstance(arrangement, Arrangement)
         self.table = self.table + tuple(S.TableMeld("defender", m) for m in arrangement.melds)
         dead = list(self.dead)
         dead[p] = mask_of(arrangement.deadwood_cards)
         self.dead = (dead[0], dead[1])
-        if self.gin and self.rules.layoff_after_gin == "forbidden":
+        if self.gin and self.rules.showdown.layoff_after_gin == "forbidden":
             self._finish()
         else:
             self.phase = Phase.DEFENDER_LAYOFF
@@ -581,24 +575,22 @@ class HandState:
         self.phase, self.to_move = Phase.OVER, None
         self.result = VOID_RESULT
 
-    @implements(C.SHOWDOWN_COMPARE)
+    @implements(C.SHOWDOWN_COMPARE, C.SHOWDOWN_ORDER, C.KNOCK_ENDS_HAND)
     def _finish(self) -> None:
         k = self.knocker
         assert k is not None
         ace = self.rules.meld_rules.ace_value
         kd = sum(card_value(c, ace) for c in cards_of(self.dead[k]))
         dd = sum(card_value(c, ace) for c in cards_of(self.dead[1 - k]))
-        kind = "big_gin" if self.big_gin else "gin" if self.gin else "knock"
-        params = dict(self.rules.params)
-        params["knock_limit"] = self.knock_limit
-        score: HandScore = score_hand(kind, kd, dd, params, self.upcard)
-        points = [0, 0]
-        points[k], points[1 - k] = score.knocker_points, score.defender_points
-        deadwood = [0, 0]
-        deadwood[k], deadwood[1 - k] = kd, dd
-        winner = None if score.winner is None else (k if score.winner == "knocker" else 1 - k)
-        self.result = HandResult(score.outcome, k, winner, (deadwood[0], deadwood[1]),
-                                 (points[0], points[1]), score.boxes)
+        kind: Literal["knock", "gin", "big_gin"] = (
+            "big_gin" if self.big_gin else "gin" if self.gin else "knock")
+        score = score_hand(kind, kd, dd, self.rules.params, upcard=self.upcard)
+        d = 1 - k
+        winner = None if score.winner is None else (k if score.winner == "knocker" else d)
+        self.result = HandResult(
+            outcome_of(score), k, winner,
+            _pair(k, kd, dd), _pair(k, score.knocker, score.defender),
+            _pair(k, score.knocker_boxes, score.defender_boxes), score)
         self.phase, self.to_move = Phase.OVER, None
 
     # --- generation --------------------------------------------------------------------------
@@ -648,7 +640,7 @@ class HandState:
         elif phase is Phase.DEFENDER_LAYOFF or phase is Phase.KNOCKER_LAYOFF:
             side = "defender" if phase is Phase.DEFENDER_LAYOFF else "knocker"
             for lay in S.legal_layoffs(self.table, self.dead[p], self._srules(), side, self.gin):
-                yield Action(Kind.LAYOFF, card=lay.card, target=self.table[lay.target].anchor)
+                yield Action(Kind.LAYOFF, card=lay.card, target=lay.anchor)
             yield A.DONE
 
     # --- accounting --------------------------------------------------------------------------
@@ -676,9 +668,9 @@ class HandState:
         assert len(self.pile) == mask_of(self.pile).bit_count()
 
 
-def _bare(exc: S.ShowdownError) -> str:
-    text = str(exc)
-    return text.split("): ", 1)[1] if "): " in text else text
+def _pair(knocker: int, knocker_value: int, defender_value: int) -> tuple[int, int]:
+    """A (player 0, player 1) pair from knocker and defender values."""
+    return (knocker_value, defender_value) if knocker == 0 else (defender_value, knocker_value)
 
 
 def _with(pair: tuple[int, int], index: int, value: int) -> tuple[int, int]:

@@ -12,8 +12,8 @@ from typing import Protocol
 from ginspec.reference.game import showdown as S
 from ginspec.reference.game.actions import Action, Kind
 from ginspec.reference.game.state import HandState, Phase
-from ginspec.reference.melds import min_deadwood
-from ginspec.spec.cards import Card, CardMask, card_value, cards_of
+from ginspec.reference.melds import make_meld, min_deadwood
+from ginspec.spec.cards import Card, CardMask, card_value, cards_of, mask_of
 from ginspec.spec.errors import GinspecError
 
 
@@ -50,7 +50,7 @@ def _layoff_result(state: HandState, table: S.Table, dead: CardMask) -> int:
         if not options:
             break
         lay = options[0]
-        table = S.apply_layoff(table, lay, dead, rules, "defender", state.gin)
+        table = S.apply_layoff(table, lay, rules, "defender", state.gin, hand=dead)
         dead &= ~(1 << lay.card)
     ace = state.rules.meld_rules.ace_value
     return sum(card_value(c, ace) for c in cards_of(dead))
@@ -112,8 +112,8 @@ class GreedyStrategy:
                 used |= 1 << c
         ace = state.rules.meld_rules.ace_value
         dead = sum(card_value(c, ace) for c in cards_of(state.hands[p] & ~used))
-        table = S.table_of([S.M.make_meld(list(m), state.rules.meld_rules) for m in action.melds])
-        unseen = ~(state.hands[p] | S.mask_of(state.pile)) & ((1 << 52) - 1)
+        table = S.table_of([make_meld(list(m), state.rules.meld_rules) for m in action.melds])
+        unseen = ~(state.hands[p] | mask_of(state.pile)) & ((1 << 52) - 1)
         open_spots = len(S.legal_layoffs(table, unseen, state._srules(), "defender"))
         return (dead, open_spots, str(action))
 
@@ -123,7 +123,7 @@ class GreedyStrategy:
         used = 0
         melds = []
         for m in action.melds:
-            melds.append(S.M.make_meld(list(m), state.rules.meld_rules))
+            melds.append(make_meld(list(m), state.rules.meld_rules))
             for c in m:
                 used |= 1 << c
         dead = state.hands[p] & ~used
