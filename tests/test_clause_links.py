@@ -51,6 +51,10 @@ PENDING_CHAPTER_WORDS: Final = {
     "WALL": "chapter 10, the wall (rules-params)",
     "MATCH": "chapter 11, match scoring (rules-params)",
     "OKLAHOMA": "chapter 12, Oklahoma and variants (rules-params)",
+    "ELEVEN": "chapter 12, Oklahoma and variants (rules-params)",
+    "ACTION": "chapter 15, actions and observations (engine)",
+    "OBSERVATION": "chapter 15, actions and observations (engine)",
+    "TRACE": "chapter 15, actions and observations (engine)",
     "LAYOFF": "chapter 13, showdown (showdown)",
     "SHOWDOWN": "chapter 13, showdown (showdown)",
 }
@@ -59,6 +63,10 @@ with that chapter word exists: as soon as the chapter lands, every citation must
 
 PENDING_IDS: Final = {
     "KNOCK.GIN-COMPULSORY": "chapter 8, knocking and gin (rules-params)",
+    "KNOCK.ANY-TURN": "chapter 8, knocking and gin (rules-params)",
+    "KNOCK.BIG-GIN": "chapter 8, knocking and gin (rules-params)",
+    "KNOCK.ENDS-HAND": "chapter 8, knocking and gin (rules-params)",
+    "KNOCK.PROCEDURE": "chapter 8, knocking and gin (rules-params)",
 }
 """Single IDs cited before their clause is written, in a chapter word that already exists."""
 
