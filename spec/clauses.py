@@ -122,7 +122,7 @@ def parse_chapter(path: Path) -> Chapter:
                 chapter=stem,
                 number=current["number"],
                 text="\n".join(current["text"]).strip(),
-                annotations=tuple(current["annotations"]),
+                annotations=_join_annotations(tuple(current["annotations"])),
                 sources=tuple(str(s) for s in meta.get("sources", [])),
                 params=tuple(str(p) for p in meta.get("params", [])),
                 testable=testable,
@@ -280,9 +280,7 @@ def load_registry(chapter_dir: Path = CHAPTER_DIR) -> Registry:
                 if ex.id in example_ids:
                     raise ClauseError(f"{clause.path}:{ex.line}: duplicate example id {ex.id}")
                 example_ids[ex.id] = clause.id
-            clauses[clause.id] = Clause(
-                **{**clause.__dict__, "annotations": _join_annotations(clause.annotations)}
-            )
+            clauses[clause.id] = clause
     return Registry(chapters, clauses, retired)
 
 

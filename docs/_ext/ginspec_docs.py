@@ -1,0 +1,305 @@
+"""Sphinx extension: generate the rules, code, CLI, profile and casebook pages from the package.
+
+Everything under docs/gen/ is written here at ``builder-inited`` from the installed ginspec —
+the spec registry, the ``@implements`` marks, the argparse parser, the profiles and the
+casebook — so the site cannot drift from the spec, the reference and the suite.
+Cross-links are plain HTML anchors (``id`` = clause ID, function name or case ID) that
+tests/test_docs.py checks in the built site.
+"""
+
+from __future__ import annotations
+
+import html
+import importlib
+import inspect
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from sphinx.application import Sphinx
+
+GEN = "gen"
+GENERATORS: list[Callable[[Path], None]] = []
+
+
+def generator(func: Callable[[Path], None]) -> Callable[[Path], None]:
+    GENERATORS.append(func)
+    return func
+
+
+def esc(text: str) -> str:
+    return html.escape(text, quote=True)
+
+
+# --- cards as pictures -------------------------------------------------------------------
+
+
+def card_html(token: str) -> str:
+    """One card as a styled box: rank over suit symbol, red for hearts and diamonds."""
+    from ginspec.spec.cards import SUIT_SYMBOLS, card_str, parse_card, rank_of, suit_of
+
+    card = parse_card(token)
+    rank = card_str(card)[0].replace("T", "10")
+    suit = suit_of(card)
+    colour = "gs-red" if suit in (1, 2) else "gs-black"
+    _ = rank_of
+    return (
+        f'<span class="gs-card {colour}" title="{card_str(card)}"><span>{rank}</span>'
+        f'<span class="gs-suit">{SUIT_SYMBOLS[suit]}</span></span>'
+    )
+
+
+def hand_html(label: str, groups: list[list[str]], loose: list[str] | None = None) -> str:
+    """A labelled row of cards: melds boxed together, loose cards after them."""
+    parts = [f'<span class="gs-label">{esc(label)}</span>']
+    for group in groups:
+        parts.append('<span class="gs-meld">' + "".join(card_html(t) for t in group) + "</span>")
+    parts.extend(card_html(t) for t in loose or [])
+    return '<div class="gs-hand">' + "".join(parts) + "</div>"
+
+
+# --- shared look-ups ---------------------------------------------------------------------
+
+
+def implementations() -> dict[str, list[str]]:
+    from ginspec.reference import implemented_modules
+    from ginspec.spec.clauses import IMPLEMENTATIONS
+
+    implemented_modules()
+    return {k: sorted(set(v)) for k, v in IMPLEMENTATIONS.items()}
+
+
+def clause_pages() -> dict[str, str]:
+    """Clause ID -> the generated page (relative to docs/) that holds it."""
+    from ginspec.spec.clauses import registry
+
+    return {c.id: f"{GEN}/rules/{c.chapter}.html" for c in registry()}
+
+
+def cases_by_clause() -> dict[str, list[str]]:
+    """Clause ID -> IDs of the conformance cases (or spec examples) that exercise it."""
+    from ginspec.spec.clauses import registry
+
+    out: dict[str, list[str]] = {}
+    try:
+        suite = importlib.import_module("ginspec.conformance.docs_index")
+        pairs: list[tuple[str, list[str]]] = suite.case_clauses()
+    except ImportError:
+        pairs = [(ex.id, [ex.clause]) for ex in registry().examples()]
+    for case_id, clauses in pairs:
+        for clause_id in clauses:
+            out.setdefault(clause_id, []).append(case_id)
+    return out
+
+
+def code_anchor(name: str) -> str:
+    module = name.rsplit(".", 2)[0] if name.count(".") > 3 else name.rsplit(".", 1)[0]
+    return f"{GEN}/code/{module_of(name)}.html#{name}" if module else name
+
+
+def module_of(dotted: str) -> str:
+    """The importable module part of a dotted function name."""
+    parts = dotted.split(".")
+    for cut in range(len(parts) - 1, 0, -1):
+        candidate = ".".join(parts[:cut])
+        try:
+            importlib.import_module(candidate)
+        except ImportError:
+            continue
+        return candidate
+    return parts[0]
+
+
+def rel(from_page: str, target: str) -> str:
+    """Relative URL from one generated page (path under docs/, .html) to another."""
+    depth = from_page.count("/")
+    return "../" * depth + target
+
+
+# --- pages ---------------------------------------------------------------------------------
+
+
+@generator
+def rules_pages(out: Path) -> None:
+    from ginspec.spec.clauses import registry
+    from ginspec.spec.parameters import parameters
+
+    try:
+        profiles_mod: Any = importlib.import_module("ginspec.spec.profiles")
+    except ImportError:
+        profiles_mod = None
+    reg = registry()
+    impl = implementations()
+    cases = cases_by_clause()
+    params = parameters()
+    sources = source_titles()
+    (out / "rules").mkdir(parents=True)
+    toc = ["# The rules\n", "Generated from `spec/chapters/`. Each clause keeps its ID as its anchor.\n",
+           "```{toctree}\n:maxdepth: 1\n"]
+    for chapter in reg.chapters:
+        toc.append(chapter.path.rsplit("/", 1)[1].removesuffix(".md"))
+        page = f"{GEN}/rules/{chapter.path.rsplit('/', 1)[1].removesuffix('.md')}.html"
+        lines = [f"# {chapter.title}\n", f"*Source: `{chapter.path}`*\n", chapter.intro, ""]
+        for clause in chapter.clauses:
+            lines.append(f'<a id="{esc(clause.id)}"></a>\n')
+            lines.append(f"## §{clause.number} {clause.title}\n")
+            lines.append(f'<p class="gs-clause-id">{esc(clause.id)} · <code>{clause.path}:{clause.line}</code></p>\n')
+            lines.append(clause.text + "\n")
+            for note in clause.annotations:
+                lines.append(":::{note}\n" + note + "\n:::\n")
+            if clause.sources:
+                lines.append("**Sources**\n")
+                for src in clause.sources:
+                    key, _, where = src.partition(":")
+                    title = sources.get(key.strip(), key.strip())
+                    lines.append(f"- **{key.strip()}** ({title}): {where.strip()}")
+                lines.append("")
+            if clause.params:
+                lines.append("**Parameters that decide this clause**\n")
+                for name in clause.params:
+                    p = params.get(name)
+                    if p is None:
+                        continue
+                    lines.append(f"- `{name}` ({p.type}, default `{fmt(p.default)}`): {p.description}")
+                    for att in p.values:
+                        lines.append(f"  - `{fmt(att.value)}` — {'; '.join(att.sources)}")
+                    if profiles_mod is not None:
+                        vals = []
+                        for prof in profiles_mod.profiles():
+                            try:
+                                vals.append(f"{prof} `{fmt(profiles_mod.ruleset(prof).get(name))}`")
+                            except Exception:  # noqa: BLE001 - a profile without this parameter
+                                continue
+                        if vals:
+                            lines.append(f"  - profiles: {', '.join(vals)}")
+                lines.append("")
+            links = [f'<a href="{rel(page, code_anchor(n))}"><code>{esc(n)}</code></a>' for n in impl.get(clause.id, [])]
+            lines.append("<p><b>Reference code:</b> " + (", ".join(links) or "none (descriptive clause)") + "</p>\n")
+            case_links = [f'<a href="{rel(page, f"{GEN}/cases.html#{c}")}">{esc(c)}</a>' for c in cases.get(clause.id, [])]
+            lines.append("<p><b>Cases:</b> " + (", ".join(case_links) or "none yet") + "</p>\n")
+            if not clause.testable:
+                lines.append(f"*Not testable:* {clause.untestable_reason}\n")
+        (out / "rules" / (chapter.path.rsplit("/", 1)[1])).write_text("\n".join(lines), encoding="utf-8")
+    toc.append("```\n")
+    (out / "rules" / "index.md").write_text("\n".join(toc), encoding="utf-8")
+
+
+def fmt(value: object) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def source_titles() -> dict[str, str]:
+    import tomllib
+
+    from ginspec.spec.clauses import SPEC_DIR
+
+    data = tomllib.loads((SPEC_DIR / "sources.toml").read_text(encoding="utf-8"))
+    return {k: str(v.get("title", k)) for k, v in data.items()}
+
+
+@generator
+def code_pages(out: Path) -> None:
+    from ginspec.spec.clauses import registry
+
+    impl = implementations()
+    pages = clause_pages()
+    reg = registry()
+    by_function: dict[str, list[str]] = {}
+    for clause_id, names in impl.items():
+        for name in names:
+            by_function.setdefault(name, []).append(clause_id)
+    by_module: dict[str, list[str]] = {}
+    for name in by_function:
+        by_module.setdefault(module_of(name), []).append(name)
+    (out / "code").mkdir(parents=True)
+    index = ["# Reference code\n", "Every function of the reference that implements a clause, with its source.\n",
+             "```{toctree}\n:maxdepth: 1\n", *sorted(by_module), "```\n"]
+    (out / "code" / "index.md").write_text("\n".join(index), encoding="utf-8")
+    for module_name, names in sorted(by_module.items()):
+        page = f"{GEN}/code/{module_name}.html"
+        module = importlib.import_module(module_name)
+        lines = [f"# `{module_name}`\n", (inspect.getdoc(module) or "").split("\n\n")[0] + "\n"]
+        for name in sorted(names, key=lambda n: _line_of(module, n)):
+            obj = _resolve(module, name[len(module_name) + 1:])
+            lines.append(f'<a id="{esc(name)}"></a>\n')
+            lines.append(f"## `{name[len(module_name) + 1:]}`\n")
+            links = []
+            for cid in sorted(by_function[name]):
+                if cid in reg:
+                    links.append(f'<a href="{rel(page, pages[cid] + "#" + cid)}">{esc(cid)}</a>')
+            lines.append("<p><b>Implements:</b> " + ", ".join(links) + "</p>\n")
+            try:
+                source = inspect.getsource(obj)
+            except (OSError, TypeError):
+                source = ""
+            if source:
+                lines.append("```python\n" + inspect.cleandoc(source) + "\n```\n")
+        (out / "code" / f"{module_name}.md").write_text("\n".join(lines), encoding="utf-8")
+
+
+def _resolve(module: Any, qualname: str) -> Any:
+    obj = module
+    for part in qualname.split("."):
+        obj = getattr(obj, part)
+    return getattr(obj, "__func__", obj)
+
+
+def _line_of(module: Any, name: str) -> int:
+    try:
+        return inspect.getsourcelines(_resolve(module, name.split(module.__name__ + ".", 1)[1]))[1]
+    except (OSError, TypeError, AttributeError):
+        return 0
+
+
+@generator
+def cli_page(out: Path) -> None:
+    import argparse
+
+    from ginspec.conformance.cli import build_parser
+
+    parser = build_parser()
+    lines = ["# Command-line reference\n", "Generated from the `ginspec` argument parser.\n",
+             "```text\n" + parser.format_help() + "```\n"]
+    for action in parser._actions:  # noqa: SLF001 - argparse keeps sub-parsers here
+        if isinstance(action, argparse._SubParsersAction):  # noqa: SLF001
+            for name, sub in action.choices.items():
+                lines.append(f"## `ginspec {name}`\n")
+                lines.append("```text\n" + sub.format_help() + "```\n")
+    (out / "cli.md").write_text("\n".join(lines), encoding="utf-8")
+
+
+@generator
+def cases_page(out: Path) -> None:
+    from ginspec.spec.clauses import registry
+
+    try:
+        suite = importlib.import_module("ginspec.conformance.docs_index")
+        rows: list[tuple[str, list[str], str]] = suite.case_rows()
+    except ImportError:
+        rows = [(ex.id, [ex.clause], f"spec example ({ex.kind})") for ex in registry().examples()]
+    pages = clause_pages()
+    page = f"{GEN}/cases.html"
+    lines = ["# Conformance cases\n", "Each case with the clauses it exercises.\n"]
+    for case_id, clauses, summary in rows:
+        links = ", ".join(
+            f'<a href="{rel(page, pages[c] + "#" + c)}">{esc(c)}</a>' for c in clauses if c in pages
+        )
+        lines.append(f'<p id="{esc(case_id)}"><code>{esc(case_id)}</code> — {esc(summary)} — {links}</p>\n')
+    (out / "cases.md").write_text("\n".join(lines), encoding="utf-8")
+
+
+def generate(app: Sphinx) -> None:
+    out = Path(app.srcdir) / GEN
+    if out.exists():
+        shutil.rmtree(out)
+    out.mkdir()
+    for gen in GENERATORS:
+        gen(out)
+
+
+def setup(app: Sphinx) -> dict[str, Any]:
+    app.connect("builder-inited", generate)
+    return {"version": "1", "parallel_read_safe": True}
