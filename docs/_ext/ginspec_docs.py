@@ -135,8 +135,11 @@ def rules_pages(out: Path) -> None:
     params = parameters()
     sources = source_titles()
     (out / "rules").mkdir(parents=True)
-    toc = ["# The rules\n", "Generated from `spec/chapters/`. Each clause keeps its ID as its anchor.\n",
-           "```{toctree}\n:maxdepth: 1\n"]
+    toc = [
+        "# The rules\n",
+        "Generated from `spec/chapters/`. Each clause keeps its ID as its anchor.\n",
+        "```{toctree}\n:maxdepth: 1\n",
+    ]
     for chapter in reg.chapters:
         toc.append(chapter.path.rsplit("/", 1)[1].removesuffix(".md"))
         page = f"{GEN}/rules/{chapter.path.rsplit('/', 1)[1].removesuffix('.md')}.html"
@@ -169,14 +172,18 @@ def rules_pages(out: Path) -> None:
                         for prof in profiles_mod.profiles():
                             try:
                                 vals.append(f"{prof} `{fmt(profiles_mod.ruleset(prof).get(name))}`")
-                            except Exception:  # noqa: BLE001 - a profile without this parameter
+                            except Exception:
                                 continue
                         if vals:
                             lines.append(f"  - profiles: {', '.join(vals)}")
                 lines.append("")
-            links = [f'<a href="{rel(page, code_anchor(n))}"><code>{esc(n)}</code></a>' for n in impl.get(clause.id, [])]
+            links = [
+                f'<a href="{rel(page, code_anchor(n))}"><code>{esc(n)}</code></a>' for n in impl.get(clause.id, [])
+            ]
             lines.append("<p><b>Reference code:</b> " + (", ".join(links) or "none (descriptive clause)") + "</p>\n")
-            case_links = [f'<a href="{rel(page, f"{GEN}/cases.html#{c}")}">{esc(c)}</a>' for c in cases.get(clause.id, [])]
+            case_links = [
+                f'<a href="{rel(page, f"{GEN}/cases.html#{c}")}">{esc(c)}</a>' for c in cases.get(clause.id, [])
+            ]
             lines.append("<p><b>Cases:</b> " + (", ".join(case_links) or "none yet") + "</p>\n")
             if not clause.testable:
                 lines.append(f"*Not testable:* {clause.untestable_reason}\n")
@@ -215,17 +222,22 @@ def code_pages(out: Path) -> None:
     for name in by_function:
         by_module.setdefault(module_of(name), []).append(name)
     (out / "code").mkdir(parents=True)
-    index = ["# Reference code\n", "Every function of the reference that implements a clause, with its source.\n",
-             "```{toctree}\n:maxdepth: 1\n", *sorted(by_module), "```\n"]
+    index = [
+        "# Reference code\n",
+        "Every function of the reference that implements a clause, with its source.\n",
+        "```{toctree}\n:maxdepth: 1\n",
+        *sorted(by_module),
+        "```\n",
+    ]
     (out / "code" / "index.md").write_text("\n".join(index), encoding="utf-8")
     for module_name, names in sorted(by_module.items()):
         page = f"{GEN}/code/{module_name}.html"
         module = importlib.import_module(module_name)
         lines = [f"# `{module_name}`\n", (inspect.getdoc(module) or "").split("\n\n")[0] + "\n"]
         for name in sorted(names, key=lambda n: _line_of(module, n)):
-            obj = _resolve(module, name[len(module_name) + 1:])
+            obj = _resolve(module, name[len(module_name) + 1 :])
             lines.append(f'<a id="{esc(name)}"></a>\n')
-            lines.append(f"## `{name[len(module_name) + 1:]}`\n")
+            lines.append(f"## `{name[len(module_name) + 1 :]}`\n")
             links = []
             for cid in sorted(by_function[name]):
                 if cid in reg:
@@ -261,10 +273,13 @@ def cli_page(out: Path) -> None:
     from ginspec.conformance.cli import build_parser
 
     parser = build_parser()
-    lines = ["# Command-line reference\n", "Generated from the `ginspec` argument parser.\n",
-             "```text\n" + parser.format_help() + "```\n"]
-    for action in parser._actions:  # noqa: SLF001 - argparse keeps sub-parsers here
-        if isinstance(action, argparse._SubParsersAction):  # noqa: SLF001
+    lines = [
+        "# Command-line reference\n",
+        "Generated from the `ginspec` argument parser.\n",
+        "```text\n" + parser.format_help() + "```\n",
+    ]
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
             for name, sub in action.choices.items():
                 lines.append(f"## `ginspec {name}`\n")
                 lines.append("```text\n" + sub.format_help() + "```\n")
@@ -284,9 +299,7 @@ def cases_page(out: Path) -> None:
     page = f"{GEN}/cases.html"
     lines = ["# Conformance cases\n", "Each case with the clauses it exercises.\n"]
     for case_id, clauses, summary in rows:
-        links = ", ".join(
-            f'<a href="{rel(page, pages[c] + "#" + c)}">{esc(c)}</a>' for c in clauses if c in pages
-        )
+        links = ", ".join(f'<a href="{rel(page, pages[c] + "#" + c)}">{esc(c)}</a>' for c in clauses if c in pages)
         lines.append(f'<p id="{esc(case_id)}"><code>{esc(case_id)}</code> — {esc(summary)} — {links}</p>\n')
     (out / "cases.md").write_text("\n".join(lines), encoding="utf-8")
 
