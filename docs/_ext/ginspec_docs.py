@@ -94,8 +94,8 @@ def cases_by_clause() -> dict[str, list[str]]:
 
 
 def code_anchor(name: str) -> str:
-    module = name.rsplit(".", 2)[0] if name.count(".") > 3 else name.rsplit(".", 1)[0]
-    return f"{GEN}/code/{module_of(name)}.html#{name}" if module else name
+    """Where a reference function is shown: its module's code page, anchored by its name."""
+    return f"{GEN}/code/{module_of(name)}.html#{name}"
 
 
 def module_of(dotted: str) -> str:
