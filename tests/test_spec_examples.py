@@ -12,6 +12,8 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 import pytest
+from example_kinds_rules import CHECKS as RULES_CHECKS
+from example_kinds_rules import FIELDS as RULES_FIELDS
 from ginspec.reference.meld_rules import MeldRules
 from ginspec.reference.melds import (
     all_melds,
@@ -215,6 +217,10 @@ CHECKS: dict[str, Check] = {
     "knock": check_knock,
     "melds-count": check_melds_count,
 }
+
+# The kinds of the rules chapters (05-12: score, match, ruleset, knock-limit, next-dealer).
+FIELDS.update(RULES_FIELDS)
+CHECKS.update(RULES_CHECKS)
 
 EXAMPLES = list(registry().examples())
 
