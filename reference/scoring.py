@@ -112,8 +112,9 @@ def hand_score_terms(
     ``knocker_deadwood``/``defender_deadwood``: deadwood after all layoffs (SHOWDOWN.COMPARE).
     ``tie``: a :data:`TIE_CODES` value. ``zero_cancels``: layoff_after_gin=allowed_zero_cancels.
     ``doubled``: the Oklahoma spade doubling applies to this hand (see :func:`spade_doubles`).
-    Preconditions (checked by :func:`score_hand`, assumed by the proofs): deadwoods >= 0; a knock
-    has knocker deadwood >= 1; gin and big gin have knocker deadwood 0.
+    Preconditions (checked by :func:`score_hand`, assumed by the proofs): deadwoods >= 0; gin and
+    big gin have knocker deadwood 0; a knock has knocker deadwood >= 1, except that it may reach 0
+    through the knocker's own layoffs when ``knocker_may_lay_off`` is true (it stays a knock).
     """
     kd, dd = knocker_deadwood, defender_deadwood
     is_knock = outcome == 0
@@ -235,7 +236,8 @@ def score_hand(
     for name, dw in (("knocker", knocker_deadwood), ("defender", defender_deadwood)):
         if isinstance(dw, bool) or not isinstance(dw, int) or dw < 0:
             raise ScoringError(f"{name} deadwood must be a non-negative integer, got {dw!r}")
-    if outcome == "knock" and knocker_deadwood == 0:
+    if outcome == "knock" and knocker_deadwood == 0 and not values["knocker_may_lay_off"]:
+        # Only the knocker's own layoffs (LAYOFF.KNOCKER) can bring a knock's deadwood to 0.
         raise ScoringError("a knock with no deadwood is gin (KNOCK.GIN): use outcome gin")
     if outcome != "knock" and knocker_deadwood != 0:
         raise ScoringError(f"{outcome} needs knocker deadwood 0, got {knocker_deadwood}")
