@@ -380,3 +380,19 @@ def test_testable_clauses_are_covered(stem: str) -> None:
     assert not bare, f"testable clauses with no example and no implementing code: {bare}"
     thin = [c.id for c in chapter.clauses if c.testable and len(c.examples) < 2]
     assert not thin, f"testable clauses with fewer than two examples (a case and a counter-case): {thin}"
+
+
+# --- the table of contents -------------------------------------------------------------------
+
+
+def test_contents_lists_every_chapter() -> None:
+    """00-contents.md has a numbered entry for every chapter file, and names only real files."""
+    contents = (CHAPTERS / "00-contents.md").read_text(encoding="utf-8")
+    entries = {int(m.group(1)) for m in re.finditer(r"^\s*(\d+)\.\s+\*\*", contents, re.M)}
+    numbers = {int(p.stem.split("-")[0]) for p in CHAPTERS.glob("[0-9]*-*.md")} - {0}
+    missing = sorted(numbers - entries)
+    assert not missing, f"chapters without an entry in 00-contents.md: {missing}"
+    named = set(re.findall(r"`(\d\d-[a-z0-9-]+\.md)`", contents))
+    absent = sorted(name for name in named if not (CHAPTERS / name).exists())
+    assert not absent, f"00-contents.md names chapter files that do not exist: {absent}"
+    assert {f"{stem}.md" for stem in OWNED_CHAPTERS} <= named
