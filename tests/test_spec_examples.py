@@ -335,6 +335,37 @@ def test_brute_force_covers_the_examples() -> None:
     assert {e.kind for e in SMALL_EXAMPLES} == set(BRUTE_FORCE_KINDS)
 
 
+def _bf_count_melds(hand: list[Card], ace_high: bool, wrap: bool) -> int:
+    """MELD.COUNT for a hand of any size: sets rank by rank, runs as subsets of one suit."""
+    from itertools import combinations
+    from math import comb
+
+    total = 0
+    for rank in range(13):
+        held = sum(1 for c in hand if c % 13 == rank)
+        total += comb(held, 3) + comb(held, 4)
+    for suit in range(4):
+        cards = sorted(c for c in hand if c // 13 == suit)
+        total += sum(
+            1
+            for size in range(3, len(cards) + 1)
+            for combo in combinations(cards, size)
+            if _bf_is_meld(combo, ace_high, wrap)
+        )
+    return total
+
+
+COUNT_EXAMPLES = [e for e in EXAMPLES if e.kind == "melds-count"]
+
+
+@pytest.mark.parametrize("example", COUNT_EXAMPLES, ids=[e.id for e in COUNT_EXAMPLES])
+def test_meld_count_by_enumeration(example: Example) -> None:
+    """The counts, including the whole pack's 329, re-derived without the reference."""
+    rules = _rules(example)
+    hand = parse_cards(example.data["hand"])
+    assert _bf_count_melds(hand, rules.ace_high_runs, rules.wraparound_runs) == example.data["count"]
+
+
 @pytest.mark.parametrize("example", SMALL_EXAMPLES, ids=[e.id for e in SMALL_EXAMPLES])
 def test_example_by_brute_force(example: Example) -> None:
     d = example.data
