@@ -33,3 +33,7 @@ class ClauseError(GinspecError):
 
 class ParameterError(GinspecError):
     """A ruleset parameter or profile is unknown, or a value is not allowed."""
+
+
+class RulingFileError(GinspecError):
+    """A ruling file (casebook format) is malformed; the message names the file and the field."""

@@ -316,3 +316,91 @@ def generate(app: Sphinx) -> None:
 def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("builder-inited", generate)
     return {"version": "1", "parallel_read_safe": True}
+
+
+@generator
+def casebook_pages(out: Path) -> None:
+    """One page per ruling: the position as cards, the question, who says what, and the answer
+    under each profile computed by the reference now (never typed by hand)."""
+    from ginspec.reference.rulings import casebook, check_ruling
+    from ginspec.spec.cards import card_str
+
+    (out / "casebook").mkdir(parents=True)
+    pages = clause_pages()
+    cases = casebook()
+    index = [
+        "# Casebook of disputed rulings\n",
+        "Each ruling is a file in `spec/casebook/` (format: see the rulings guide). The answers below are",
+        "computed by the reference when this site is built; `ginspec ruling check ID` reproduces each one.\n",
+        "```{toctree}\n:maxdepth: 1\n",
+        *[Path(c.path).stem for c in cases],
+        "```\n",
+    ]
+    (out / "casebook" / "index.md").write_text("\n".join(index), encoding="utf-8")
+    for case in cases:
+        page = f"{GEN}/casebook/{Path(case.path).stem}.html"
+        verdicts = check_ruling(case)
+        first = verdicts[0].ruling
+        lines = [f"# {case.id}: {case.title}\n", f"**Question.** {case.question}\n"]
+        decl = first.declaration
+        if decl is not None:
+            groups = [[card_str(c) for c in m.cards] for m in decl.melds]
+            loose = [card_str(c) for c in decl.deadwood_cards]
+            lines.append(hand_html("Knocker", groups, loose))
+        else:
+            lines.append(hand_html("Knocker", [], [card_str(c) for c in case.knocker]))
+        defence = first.defence
+        if defence is not None:
+            d_groups = [[card_str(c) for c in m.cards] for m in defence.melds]
+            in_melds = {c for m in defence.melds for c in m.cards}
+            d_loose = [card_str(c) for c in case.defender if c not in in_melds]
+            lines.append(hand_html("Defender", d_groups, d_loose))
+        else:
+            lines.append(hand_html("Defender", [], [card_str(c) for c in case.defender]))
+        if case.upcard is not None:
+            lines.append(hand_html("Upcard", [], [card_str(case.upcard)]))
+        lines.append("")
+        if case.answer:
+            lines.append(f"**Answer.** {case.answer}\n")
+        lines.append("## Rulings by profile (computed)\n")
+        lines.append("| profile | outcome | deadwood (knocker / defender) | points (knocker / defender) | declared |")
+        lines.append("|---|---|---|---|---|")
+        for v in verdicts:
+            r = v.ruling
+            pts = "—" if r.points is None else f"{r.points[0]} / {r.points[1]}"
+            dw = "—" if r.knocker_deadwood is None else f"{r.knocker_deadwood} / {r.defender_deadwood}"
+            mark = "matches" if v.ok else "**differs: " + "; ".join(v.mismatches) + "**"
+            lines.append(f"| {v.expectation.label} | {r.outcome} | {dw} | {pts} | {mark} |")
+        lines.append("")
+        for v in verdicts:
+            lines.append(f"### Clause trail under {v.expectation.label}\n")
+            for clause_id, text in v.ruling.trail:
+                target = pages.get(clause_id)
+                link = (
+                    f'<a href="{rel(page, target + "#" + clause_id)}">{esc(clause_id)}</a>'
+                    if target
+                    else esc(clause_id)
+                )
+                lines.append(f"- {link}: {esc(text)}")
+            lines.append("")
+        if case.sides:
+            lines.append("## Who says what\n")
+            for side in case.sides:
+                lines.append(f"- {side.says} — {'; '.join(side.cite)}")
+            lines.append("")
+        lines.append("## Reproduce\n")
+        lines.append(f"```sh\nginspec ruling check {case.id}\n```\n")
+        e = case.expectations[0]
+        sets = "".join(f" --set {k}={fmt(val)}" for k, val in e.overrides.items())
+        melds = ""
+        if case.knocker_melds:
+            melds = (
+                ' --knocker-melds "' + " / ".join(" ".join(card_str(c) for c in m) for m in case.knocker_melds) + '"'
+            )
+        up = f" --upcard {card_str(case.upcard)}" if case.upcard is not None else ""
+        lines.append(
+            f"```sh\nginspec adjudicate --profile {e.profile}{sets} "
+            f'--knocker "{" ".join(card_str(c) for c in case.knocker)}" '
+            f'--defender "{" ".join(card_str(c) for c in case.defender)}"{melds}{up}\n```\n'
+        )
+        (out / "casebook" / f"{Path(case.path).stem}.md").write_text("\n".join(lines), encoding="utf-8")

@@ -1,0 +1,271 @@
+"""Rulings: disputed positions as files that anyone can write and check (the casebook).
+
+A ruling file (TOML, format 1, documented in docs/guides/rulings.md) holds a position — the
+knocker's ten kept cards (eleven for big gin), the defender's ten, optionally the knocker's
+declared melds and the Oklahoma upcard — the question, who says what, and the expected ruling
+under one or more profiles. :func:`check_ruling` computes every expectation with the
+adjudicator (SHOWDOWN.BEST-PLAY) and reports each field that differs.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Final
+
+from ginspec.reference.adjudicate import OUTCOMES, Ruling, adjudicate
+from ginspec.spec.cards import Card, parse_card, parse_cards
+from ginspec.spec.clauses import SPEC_DIR, implements
+from ginspec.spec.errors import GinspecError, RulingFileError
+from ginspec.spec.parameters import Value, parameter
+from ginspec.spec.profiles import profiles, ruleset
+
+CASEBOOK_DIR: Final = SPEC_DIR / "casebook"
+FORMAT_VERSION: Final = 1
+_TOP_KEYS: Final = {"format", "id", "title", "question", "clauses", "digest", "answer", "position", "sources", "expect"}
+_POSITION_KEYS: Final = {"knocker", "defender", "knocker_melds", "upcard"}
+_EXPECT_KEYS: Final = {"profile", "set", "outcome", "deadwood", "points", "note"}
+
+
+@dataclass(frozen=True)
+class Side:
+    """What one side of a dispute says, and who says it."""
+
+    says: str
+    cite: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Expectation:
+    """The ruling expected under one profile (with optional parameter overrides)."""
+
+    profile: str
+    overrides: Mapping[str, Value]
+    outcome: str
+    deadwood: tuple[int, int] | None
+    points: tuple[int, int] | None
+    note: str = ""
+
+    @property
+    def label(self) -> str:
+        extra = ", ".join(f"{k}={_fmt(v)}" for k, v in self.overrides.items())
+        return f"{self.profile} ({extra})" if extra else self.profile
+
+
+@dataclass(frozen=True)
+class RulingCase:
+    """A parsed ruling file."""
+
+    id: str
+    title: str
+    question: str
+    knocker: tuple[Card, ...]
+    defender: tuple[Card, ...]
+    knocker_melds: tuple[tuple[Card, ...], ...] | None
+    upcard: Card | None
+    expectations: tuple[Expectation, ...]
+    sides: tuple[Side, ...] = ()
+    clauses: tuple[str, ...] = ()
+    digest: str = ""
+    answer: str = ""
+    path: str = ""
+
+    def __repr__(self) -> str:
+        return f"load_ruling({self.path!r})" if self.path else f"RulingCase(id={self.id!r})"
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """One expectation checked: the computed ruling and the fields that differ."""
+
+    expectation: Expectation
+    ruling: Ruling
+    mismatches: tuple[str, ...] = field(default=())
+
+    @property
+    def ok(self) -> bool:
+        return not self.mismatches
+
+
+def _fmt(value: object) -> str:
+    return ("true" if value else "false") if isinstance(value, bool) else str(value)
+
+
+def _need(data: Mapping[str, Any], key: str, kind: type, where: str) -> Any:
+    if key not in data:
+        raise RulingFileError(f"{where}: missing field '{key}'")
+    value = data[key]
+    if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+        raise RulingFileError(f"{where}: field '{key}' must be a {kind.__name__}")
+    return value
+
+
+def _pair(data: Mapping[str, Any], key: str, where: str) -> tuple[int, int] | None:
+    if key not in data:
+        return None
+    value = data[key]
+    if not isinstance(value, dict) or set(value) != {"knocker", "defender"}:
+        raise RulingFileError(f"{where}: field '{key}' must be {{ knocker = N, defender = N }}")
+    k, d = value["knocker"], value["defender"]
+    if not all(isinstance(x, int) and not isinstance(x, bool) for x in (k, d)):
+        raise RulingFileError(f"{where}: field '{key}' must hold two integers")
+    return (k, d)
+
+
+def _cards(text: str, where: str) -> tuple[Card, ...]:
+    try:
+        return tuple(parse_cards(text))
+    except GinspecError as exc:
+        raise RulingFileError(f"{where}: {exc}") from None
+
+
+def parse_ruling(data: Mapping[str, Any], source: str = "<ruling>") -> RulingCase:
+    """Validate a ruling document; every error names ``source`` and the field."""
+    unknown = set(data) - _TOP_KEYS
+    if unknown:
+        raise RulingFileError(f"{source}: unknown field '{sorted(unknown)[0]}'")
+    fmt = data.get("format", FORMAT_VERSION)
+    if fmt != FORMAT_VERSION:
+        raise RulingFileError(f"{source}: field 'format': version {fmt!r} is not supported (expected 1)")
+    rid = _need(data, "id", str, source)
+    title = _need(data, "title", str, source)
+    question = _need(data, "question", str, source)
+    pos = _need(data, "position", dict, source)
+    unknown = set(pos) - _POSITION_KEYS
+    if unknown:
+        raise RulingFileError(f"{source}: unknown field 'position.{sorted(unknown)[0]}'")
+    knocker = _cards(_need(pos, "knocker", str, f"{source}: position"), f"{source}: field 'position.knocker'")
+    defender = _cards(_need(pos, "defender", str, f"{source}: position"), f"{source}: field 'position.defender'")
+    melds = None
+    if "knocker_melds" in pos:
+        text = _need(pos, "knocker_melds", str, f"{source}: position")
+        melds = tuple(_cards(m, f"{source}: field 'position.knocker_melds'") for m in text.split("/") if m.strip())
+    upcard = None
+    if "upcard" in pos:
+        try:
+            upcard = parse_card(_need(pos, "upcard", str, f"{source}: position"))
+        except GinspecError as exc:
+            raise RulingFileError(f"{source}: field 'position.upcard': {exc}") from None
+    raw_expect = _need(data, "expect", list, source)
+    if not raw_expect:
+        raise RulingFileError(f"{source}: field 'expect' needs at least one expectation")
+    known = set(profiles())
+    expectations = []
+    for i, item in enumerate(raw_expect):
+        where = f"{source}: expect[{i}]"
+        if not isinstance(item, dict):
+            raise RulingFileError(f"{where}: must be a table")
+        unknown = set(item) - _EXPECT_KEYS
+        if unknown:
+            raise RulingFileError(f"{where}: unknown field '{sorted(unknown)[0]}'")
+        profile = _need(item, "profile", str, where)
+        if profile not in known:
+            raise RulingFileError(f"{where}: field 'profile': unknown profile {profile!r}")
+        overrides: dict[str, Value] = {}
+        for name, value in dict(item.get("set", {})).items():
+            try:
+                overrides[name] = parameter(name).check(value)
+            except GinspecError as exc:
+                raise RulingFileError(f"{where}: field 'set.{name}': {exc}") from None
+        outcome = _need(item, "outcome", str, where)
+        if outcome not in OUTCOMES:
+            raise RulingFileError(f"{where}: field 'outcome': {outcome!r} is not one of {', '.join(OUTCOMES)}")
+        expectations.append(
+            Expectation(
+                profile,
+                overrides,
+                outcome,
+                _pair(item, "deadwood", where),
+                _pair(item, "points", where),
+                str(item.get("note", "")),
+            )
+        )
+    sides = []
+    for i, item in enumerate(data.get("sources", [])):
+        where = f"{source}: sources[{i}]"
+        if not isinstance(item, dict):
+            raise RulingFileError(f"{where}: must be a table")
+        sides.append(Side(_need(item, "says", str, where), tuple(str(c) for c in item.get("cite", []))))
+    return RulingCase(
+        id=rid,
+        title=title,
+        question=question,
+        knocker=knocker,
+        defender=defender,
+        knocker_melds=melds,
+        upcard=upcard,
+        expectations=tuple(expectations),
+        sides=tuple(sides),
+        clauses=tuple(str(c) for c in data.get("clauses", [])),
+        digest=str(data.get("digest", "")),
+        answer=str(data.get("answer", "")),
+        path=source,
+    )
+
+
+def load_ruling(path: str | Path) -> RulingCase:
+    """Read and validate a ruling file."""
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise RulingFileError(f"{p}: cannot read: {exc.strerror}") from None
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise RulingFileError(f"{p}: not valid TOML: {exc}") from None
+    return parse_ruling(data, str(p))
+
+
+def casebook() -> list[RulingCase]:
+    """The rulings shipped with ginspec, in file order."""
+    return [load_ruling(p) for p in sorted(CASEBOOK_DIR.glob("*.toml"))]
+
+
+def find_ruling(ref: str) -> RulingCase:
+    """A ruling by file path, or a casebook ruling by its ID (e.g. ``C01``)."""
+    path = Path(ref)
+    if path.suffix == ".toml" or path.exists():
+        return load_ruling(path)
+    for case in casebook():
+        if case.id == ref:
+            return case
+    raise RulingFileError(f"no ruling file or casebook ID {ref!r} (see 'ginspec ruling list')")
+
+
+@implements("SHOWDOWN.BEST-PLAY")
+def rule(case: RulingCase, expectation: Expectation) -> Ruling:
+    """The adjudicator's ruling on the case's position under one expectation's ruleset."""
+    return adjudicate(
+        case.knocker,
+        case.defender,
+        ruleset(expectation.profile, expectation.overrides),
+        knocker_melds=case.knocker_melds,
+        upcard=case.upcard,
+    )
+
+
+def check_ruling(case: RulingCase) -> list[Verdict]:
+    """Compute every expectation of ``case`` and list the fields that differ."""
+    verdicts = []
+    for exp in case.expectations:
+        ruling = rule(case, exp)
+        bad = []
+        if ruling.outcome != exp.outcome:
+            bad.append(f"outcome: expected {exp.outcome}, computed {ruling.outcome}")
+        got_dw = (ruling.knocker_deadwood, ruling.defender_deadwood)
+        if exp.deadwood is not None and got_dw != exp.deadwood:
+            bad.append(
+                f"deadwood: expected knocker {exp.deadwood[0]}, defender {exp.deadwood[1]}; "
+                f"computed knocker {got_dw[0]}, defender {got_dw[1]}"
+            )
+        if exp.points is not None and ruling.points != exp.points:
+            got = ruling.points or (None, None)
+            bad.append(
+                f"points: expected knocker {exp.points[0]}, defender {exp.points[1]}; "
+                f"computed knocker {got[0]}, defender {got[1]}"
+            )
+        verdicts.append(Verdict(exp, ruling, tuple(bad)))
+    return verdicts
