@@ -4,8 +4,6 @@ links clause -> code -> cases -> clause resolve (issue: docs site)."""
 from __future__ import annotations
 
 import re
-import subprocess
-import sys
 from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
@@ -29,19 +27,6 @@ class _Links(HTMLParser):
                 self.ids.add(value)
             if name == "href" and value and tag == "a":
                 self.hrefs.append(value)
-
-
-@pytest.fixture(scope="session")
-def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("site")
-    proc = subprocess.run(
-        [sys.executable, "-m", "sphinx", "-W", "--keep-going", "-q", "-b", "html", str(ROOT / "docs"), str(out)],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert proc.returncode == 0, f"sphinx-build -W failed:\n{proc.stdout}\n{proc.stderr}"
-    return out
 
 
 @pytest.fixture(scope="session")

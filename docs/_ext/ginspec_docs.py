@@ -404,3 +404,49 @@ def casebook_pages(out: Path) -> None:
             f'--defender "{" ".join(card_str(c) for c in case.defender)}"{melds}{up}\n```\n'
         )
         (out / "casebook" / f"{Path(case.path).stem}.md").write_text("\n".join(lines), encoding="utf-8")
+
+
+@generator
+def profiles_page(out: Path) -> None:
+    """The profile x parameter matrix, and each profile's values with the source of each."""
+    from ginspec.spec.parameters import parameters
+    from ginspec.spec.profiles import profile, profiles
+
+    names = list(profiles())
+    params = parameters()
+    pages = clause_pages()
+    page = f"{GEN}/profiles.html"
+    lines = [
+        "# Profiles and parameters\n",
+        "A profile is a named ruleset: one value for every parameter, each backed by a source or marked",
+        "as our choice where the source is silent. Hover a cell for its source; each profile's own table",
+        "follows the matrix. `ginspec rules PROFILE` prints the same table.\n",
+        "## Matrix\n",
+        '<div style="overflow-x:auto"><table class="docutils"><thead><tr><th>parameter</th>'
+        + "".join(f'<th><a href="#profile-{esc(n)}">{esc(n)}</a></th>' for n in names)
+        + "</tr></thead><tbody>",
+    ]
+    for pname, p in params.items():
+        target = pages.get(p.clause)
+        head = f'<a href="{rel(page, target + "#" + p.clause)}">{esc(pname)}</a>' if target else esc(pname)
+        cells = []
+        for n in names:
+            entry = profile(n).entries[pname]
+            style = "" if entry.stated else ' style="opacity:0.6"'
+            cells.append(f'<td title="{esc(entry.source)}"{style}>{esc(fmt(entry.value))}</td>')
+        lines.append(f"<tr><td>{head}</td>{''.join(cells)}</tr>")
+    lines.append("</tbody></table></div>\n")
+    lines.append("Faded values are not stated by the profile's source; the table below says why each was chosen.\n")
+    for n in names:
+        prof = profile(n)
+        lines.append(f'<a id="profile-{esc(n)}"></a>\n')
+        lines.append(f"## `{n}` — {prof.title}\n")
+        lines.append(f"{prof.description}\n")
+        lines.append(f"*Basis:* {prof.basis}\n")
+        lines.append("| parameter | value | source |")
+        lines.append("|---|---|---|")
+        for pname, entry in prof.entries.items():
+            source = entry.source.replace("|", "\\|")
+            lines.append(f"| `{pname}` | `{fmt(entry.value)}` | {source} |")
+        lines.append("")
+    (out / "profiles.md").write_text("\n".join(lines), encoding="utf-8")

@@ -1,0 +1,68 @@
+"""The built site in a real browser: headless Chromium renders a clause page, the casebook and a
+ruling with card pictures. Screenshots are written to out/screenshots/ (kept as CI artefacts)."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+SHOTS = ROOT / "out" / "screenshots"
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+pytestmark = pytest.mark.skipif(
+    CHROMIUM is None, reason="headless Chromium is not installed (apt-get install chromium; .ci/run does this)"
+)
+
+
+def _chromium(args: list[str], profile: Path) -> subprocess.CompletedProcess[str]:
+    assert CHROMIUM is not None
+    return subprocess.run(
+        [CHROMIUM, *FLAGS, f"--user-data-dir={profile}", *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+
+
+def _page(site: Path, pattern: str) -> Path:
+    found = sorted(site.glob(pattern))
+    assert found, f"no page matches {pattern}"
+    return found[0]
+
+
+@pytest.mark.parametrize(
+    ("name", "pattern", "must_contain"),
+    [
+        ("clause-page", "gen/rules/02-melds.html", ['id="MELD.RUN.NO-WRAP"', "Reference code"]),
+        ("casebook", "gen/casebook/index.html", ["Casebook of disputed rulings", "C01"]),
+        ("ruling", "gen/casebook/C01-*.html", ['class="gs-card', "Rulings by profile (computed)"]),
+    ],
+)
+def test_page_renders_in_chromium(site: Path, tmp_path: Path, name: str, pattern: str, must_contain: list[str]) -> None:
+    page = _page(site, pattern)
+    dom = _chromium(["--dump-dom", page.as_uri()], tmp_path / "dom")
+    assert dom.returncode == 0, dom.stderr[-2000:]
+    for text in must_contain:
+        assert text in dom.stdout, f"{name}: rendered DOM lacks {text!r}"
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    shot = SHOTS / f"{name}.png"
+    shot.unlink(missing_ok=True)
+    run = _chromium(["--window-size=1200,1400", f"--screenshot={shot}", page.as_uri()], tmp_path / "shot")
+    assert run.returncode == 0, run.stderr[-2000:]
+    data = shot.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 20_000, f"{name}: screenshot is empty"
