@@ -14,6 +14,8 @@ from typing import Any
 import pytest
 from example_kinds_rules import CHECKS as RULES_CHECKS
 from example_kinds_rules import FIELDS as RULES_FIELDS
+from example_kinds_showdown import CHECKS as SHOWDOWN_CHECKS
+from example_kinds_showdown import FIELDS as SHOWDOWN_FIELDS
 from ginspec.reference.meld_rules import MeldRules
 from ginspec.reference.melds import (
     all_melds,
@@ -221,6 +223,8 @@ CHECKS: dict[str, Check] = {
 # The kinds of the rules chapters (05-12: score, match, ruleset, knock-limit, next-dealer).
 FIELDS.update(RULES_FIELDS)
 CHECKS.update(RULES_CHECKS)
+FIELDS.update(SHOWDOWN_FIELDS)
+CHECKS.update(SHOWDOWN_CHECKS)
 
 EXAMPLES = list(registry().examples())
 

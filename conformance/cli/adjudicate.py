@@ -20,7 +20,7 @@ def register(sub: Any) -> None:
         help="settle a knock: declaration, layoffs, deadwood, outcome and points",
         description="Adjudicate a knock under a profile. The knocker's cards are the ten kept "
         "after the knock discard (eleven: the adjudicator also picks the discard, or big gin). "
-        "Without --knocker-melds both sides play best (spec clause SHOWDOWN.BEST-PLAY).",
+        "Without --knocker-melds both sides play best, as spec chapter 13 defines it.",
     )
     p.add_argument("--profile", required=True, help="a profile name (see `ginspec rules`)")
     p.add_argument("--set", action="append", default=[], metavar="PARAM=VALUE",
