@@ -56,6 +56,27 @@ class Deal:
             raise DealError(f"deck: {exc}") from None
         return cls(deck, dealer)
 
+    @classmethod
+    def from_hands(cls, non_dealer: str | Sequence[Card], dealer_cards: str | Sequence[Card],
+                   upcard: str | Card | None, stock_top: str | Sequence[Card] = (),
+                   dealer: int = 0) -> Deal:
+        """The deal that gives these hands, upcard and top of stock (rest of the stock in card
+        number order). With ``upcard=None`` the non-dealer's hand has 11 cards (eleven-card
+        start). Useful to set up a disputed position."""
+        def cards(x: str | Sequence[Card]) -> list[Card]:
+            return parse_cards(x) if isinstance(x, str) else list(x)
+
+        nd, d, top = cards(non_dealer), cards(dealer_cards), cards(stock_top)
+        if len(d) != 10 or len(nd) != (10 if upcard is not None else 11):
+            raise DealError(f"hands of {len(nd)} and {len(d)} cards: the non-dealer gets 10 "
+                            "(11 with no upcard) and the dealer 10")
+        middle = [parse_cards(upcard)[0] if isinstance(upcard, str) else upcard] \
+            if upcard is not None else [nd.pop()]
+        deck = [c for pair in zip(nd, d, strict=True) for c in pair] + middle + top
+        used = mask_of(c for c in deck if isinstance(c, int) and 0 <= c < NUM_CARDS)
+        deck += [c for c in range(NUM_CARDS) if not used >> c & 1]
+        return cls(tuple(c for c in deck if c is not None), dealer)
+
     def tokens(self) -> list[str]:
         return [card_str(c) for c in self.deck]
 

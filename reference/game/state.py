@@ -16,7 +16,7 @@ import random
 from collections.abc import Iterator
 from dataclasses import dataclass
 from enum import Enum
-from typing import Final, Literal
+from typing import TYPE_CHECKING, Final, Literal
 
 from ginspec.reference.game import actions as A
 from ginspec.reference.game import clause_ids as C
@@ -39,6 +39,9 @@ from ginspec.spec.cards import (
     mask_of,
 )
 from ginspec.spec.clauses import implements
+
+if TYPE_CHECKING:
+    from ginspec.reference.game.observation import Observation
 
 CHANCE: Final = -1
 """``to_move`` while the referee must act (the reshuffle of WALL.RESHUFFLE)."""
@@ -131,6 +134,7 @@ class HandState:
         "knock_card",
         "knock_limit",
         "knocker",
+        "known",
         "phase",
         "pile",
         "reshuffles",
@@ -156,6 +160,7 @@ class HandState:
     upcard: Card | None
     knock_limit: int
     knocker: int | None
+    known: tuple[CardMask, CardMask]
     knock_card: Card | None
     big_gin: bool
     gin_required: bool
@@ -193,6 +198,7 @@ class HandState:
         s.wall_draw = False
         s.knock_limit = knock_limit_for(rules.params, upcard)
         s.knocker = None
+        s.known = (0, 0)
         s.knock_card = None
         s.big_gin = False
         s.gin_required = False
@@ -297,6 +303,18 @@ class HandState:
 
     def _knock_allowed_now(self) -> bool:
         return not self.wall_draw or self.rules.knock_on_wall_draw
+
+    def observe(self, player: int) -> Observation:
+        """Player ``player``'s view (OBSERVATION.PLAYER)."""
+        from ginspec.reference.game.observation import observe
+
+        return observe(self, player)
+
+    def referee(self) -> dict[str, object]:
+        """The full state as JSON-ready data (OBSERVATION.REFEREE)."""
+        from ginspec.reference.game.observation import referee_view
+
+        return referee_view(self)
 
     # --- legality ----------------------------------------------------------------------------
 
@@ -503,6 +521,7 @@ class HandState:
         card = self.pile[-1]
         self.pile = self.pile[:-1]
         self.hands = _with(self.hands, p, self.hands[p] | 1 << card)
+        self.known = _with(self.known, p, self.known[p] | 1 << card)
         self.taken = card
         self.wall_draw = False
 
@@ -520,6 +539,7 @@ class HandState:
     @implements(C.TURN_DISCARD, C.TURN_ALTERNATE, C.WALL_END, C.WALL_LAST_CHANCE)
     def _discard(self, p: int, card: Card) -> None:
         self.hands = _with(self.hands, p, self.hands[p] & ~(1 << card))
+        self.known = _with(self.known, p, self.known[p] & ~(1 << card))
         self.pile = (*self.pile, card)
         self.taken = None
         if self.wall_draw:
@@ -555,6 +575,7 @@ class HandState:
             self.big_gin = True
         else:
             self.hands = _with(self.hands, p, self.hands[p] & ~(1 << card))
+            self.known = _with(self.known, p, self.known[p] & ~(1 << card))
             self.knock_card = card
         self.knocker = p
         self.taken = None
