@@ -1,7 +1,7 @@
 """The clause IDs the engine cites, in one place.
 
 Rule clauses of the game chapters (05-13) belong to their chapters' owners; the engine's own
-clauses (ACTION.*, OBSERVATION.*, ENGINE.*, TRACE.*) are in chapter 15. Every rejection and every
+clauses (ACTION.*, OBSERVATION.*, TRACE.*) are in chapter 15. Every rejection and every
 state transition of the engine names one of these constants, so a renamed clause is a one-line
 change here (tests/test_clause_links.py checks that each exists).
 """

@@ -1,4 +1,4 @@
-"""Deals: a full deck order and a dealer (ENGINE.DEAL-ORDER, DEAL.CARDS).
+"""Deals: a full deck order and a dealer (DEAL.DECK-ORDER, DEAL.HANDS, DEAL.UPCARD, DEAL.STOCK).
 
 The deck lists all 52 cards, the first card dealt first. With the upcard offer
 (first_turn = upcard_offer): cards 1-20 go one at a time to the non-dealer, the dealer, the
