@@ -68,13 +68,6 @@ PENDING_IDS: Final = {
     "KNOCK.BIG-GIN": "chapter 8, knocking and gin (rules-params)",
     "KNOCK.ENDS-HAND": "chapter 8, knocking and gin (rules-params)",
     "KNOCK.PROCEDURE": "chapter 8, knocking and gin (rules-params)",
-    # Cited in reference/game docstrings but not defined by the landed chapters 05-10; the engine
-    # is to re-point them (likely FIRST.UPCARD-OFFER / FIRST.DEALER-OFFER, FIRST.BOTH-PASS,
-    # WALL.LAST-CHANCE, DEAL.HANDS) or rules-params to add them. Listed so main stays green.
-    "TURN.FIRST.OFFER": "engine docstrings (reference/game/state.py): re-point",
-    "TURN.FIRST.BOTH-PASS": "engine docstrings (reference/game/state.py): re-point",
-    "WALL.ACTION": "engine docstrings (reference/game/state.py): re-point",
-    "DEAL.CARDS": "engine docstrings (reference/game/deal.py): re-point",
 }
 """Single IDs cited before their clause is written, in a chapter word that already exists."""
 
