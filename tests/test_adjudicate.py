@@ -9,10 +9,16 @@ are tested in tests/test_casebook.py. Expected values are worked out by hand.
 from __future__ import annotations
 
 import pytest
-from ginspec.reference.adjudicate import Position, adjudicate_position, outcome_of
+from ginspec.reference.adjudicate import Position, adjudicate, adjudicate_position, outcome_of
 from ginspec.reference.layoffs import ShowdownRules
+from ginspec.reference.melds import Meld, all_melds
+from ginspec.reference.scoring import hand_points
 from ginspec.spec.cards import card_str, parse_cards
 from ginspec.spec.errors import DuplicateCardError, HandSizeError
+from ginspec.spec.profiles import ruleset
+from hypothesis import assume, given
+from hypothesis import strategies as st
+from showdown_oracle import brute_declarations, brute_defence, brute_min_deadwood, value
 
 CHAIN = ShowdownRules()
 NO_CHAIN = ShowdownRules(layoff_chain="original_melds_only")
@@ -123,3 +129,52 @@ def test_outcome_of_a_tie(tie_rule: str, outcome: str) -> None:  # digest C01
     assert outcome_of("knock", 5, 4, tie_rule) == "undercut"
     assert outcome_of("knock", 5, 6, tie_rule) == "knock"
     assert outcome_of("gin", 0, 0, tie_rule) == "gin"
+
+
+# --- property: best play against brute-force minimax -------------------------------------------
+
+
+@st.composite
+def knock_positions(draw: st.DrawFn) -> tuple[list[int], list[int]]:
+    """A knocker's ten cards that can knock (two or three melds plus low cards), and a defender
+    with a few cards next to the knocker's melds."""
+    pool = [m for m in all_melds((1 << 52) - 1) if len(m.cards) <= 4]
+    used = 0
+    knocker: list[int] = []
+    for _ in range(draw(st.integers(2, 3))):
+        meld = draw(st.sampled_from(pool))
+        if meld.mask & used or len(knocker) + len(meld.cards) > 10:
+            continue
+        knocker.extend(meld.cards)
+        used |= meld.mask
+    low = [c for c in range(52) if not used >> c & 1 and c % 13 < 4]
+    knocker.extend(draw(st.permutations(low))[: 10 - len(knocker)])
+    taken = set(knocker)
+    near = [c for c in range(52) if c not in taken and any(
+        abs(c - k) == 1 or (c - k) % 13 == 0 for k in knocker)]
+    n_near = draw(st.integers(0, min(4, len(near))))
+    defender = draw(st.permutations(near))[:n_near]
+    rest = [c for c in range(52) if c not in taken and c not in defender]
+    defender += draw(st.permutations(rest))[: 10 - n_near]
+    return knocker, defender
+
+
+@given(knock_positions(), st.sampled_from(["openspiel", "pagat", "serbian-online"]))
+def test_best_play_matches_brute_force(position: tuple[list[int], list[int]], profile: str) -> None:
+    knocker, defender = position
+    assume(len(knocker) == 10 and brute_min_deadwood(knocker) <= 10)
+    rules = ruleset(profile)
+    srules = ShowdownRules.from_params(rules)
+    best_net = None
+    for decl in brute_declarations(knocker, 10, bool(rules["knocker_must_meld_maximally"])):
+        melds = [Meld.parse(" ".join(card_str(c) for c in m)) for m in decl]
+        kd = value([c for c in knocker if all(c not in m for m in decl)])
+        kind = "gin" if kd == 0 else "knock"
+        gin = kd == 0
+        dd = brute_defence(melds, defender, srules) if not gin or srules.layoff_after_gin != \
+            "forbidden" else brute_min_deadwood(defender)
+        kp, dp = hand_points(kind, kd, dd, rules)
+        best_net = kp - dp if best_net is None else max(best_net, kp - dp)
+    ruling = adjudicate(knocker, defender, rules)
+    assert ruling.points is not None and best_net is not None
+    assert ruling.points[0] - ruling.points[1] == best_net

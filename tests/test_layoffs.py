@@ -6,7 +6,7 @@ Expected values are worked out by hand from the clauses; the property tests comp
 
 from __future__ import annotations
 
-from itertools import combinations, product
+from itertools import combinations
 
 import pytest
 from ginspec.reference.layoffs import (
@@ -25,10 +25,11 @@ from ginspec.reference.layoffs import (
     parse_layoff,
     table_of,
 )
-from ginspec.reference.melds import Meld, MeldKind, all_melds, check_meld, min_deadwood
-from ginspec.spec.cards import card_str, card_value, parse_cards
+from ginspec.reference.melds import Meld, all_melds, min_deadwood
+from ginspec.spec.cards import card_str, parse_cards
 from hypothesis import given
 from hypothesis import strategies as st
+from showdown_oracle import brute_defence, every_meld, value
 
 STANDARD = ShowdownRules()
 ORIGINAL_ONLY = ShowdownRules(layoff_chain="original_melds_only")
@@ -233,70 +234,6 @@ def test_c06_two_legal_declarations_and_one_when_maximal() -> None:
 # --- property tests: brute force ---------------------------------------------------------------
 
 
-def _value(cs: list[int]) -> int:
-    return sum(card_value(c) for c in cs)
-
-
-def brute_defence(knocker: list[Meld], defender: list[int], rules: ShowdownRules) -> int:
-    """Least defender deadwood by trying every assignment of cards to melds/table/nothing.
-
-    A set of cards can be laid off onto a meld exactly when the meld with all of them is a meld
-    (chain unlimited), and, with original_melds_only, each card alone also fits the original.
-    """
-    options: list[list[int]] = []
-    for card in defender:
-        targets = [-1]
-        for i, meld in enumerate(knocker):
-            if rules.layoff_chain == "original_melds_only":
-                fits = check_meld([*meld.cards, card]).valid
-            elif meld.kind is MeldKind.SET:
-                fits = card % 13 == meld.cards[0] % 13
-            else:
-                fits = card // 13 == meld.cards[0] // 13
-            if fits:
-                targets.append(i)
-        options.append(targets)
-    best = 10**9
-    for choice in product(*options):
-        laid: dict[int, list[int]] = {}
-        for card, target in zip(defender, choice, strict=True):
-            if target >= 0:
-                laid.setdefault(target, []).append(card)
-        ok = all(check_meld([*knocker[i].cards, *extra]).valid for i, extra in laid.items())
-        if not ok:
-            continue
-        rest = [c for c, t in zip(defender, choice, strict=True) if t < 0]
-        best = min(best, _brute_min_deadwood(rest))
-    return best
-
-
-def _brute_min_deadwood(hand: list[int]) -> int:
-    """Minimum deadwood by trying every collection of disjoint melds (independent of melds.py's
-    dynamic programme)."""
-    found = _every_meld(hand)
-    best = _value(hand)
-
-    def walk(start: int, used: int) -> None:
-        nonlocal best
-        best = min(best, _value([c for c in hand if not used >> c & 1]))
-        for i in range(start, len(found)):
-            mask = sum(1 << c for c in found[i])
-            if not mask & used:
-                walk(i + 1, used | mask)
-
-    walk(0, 0)
-    return best
-
-
-def _every_meld(hand: list[int]) -> list[tuple[int, ...]]:
-    out = []
-    for size in range(3, len(hand) + 1):
-        for group in combinations(sorted(hand), size):
-            if check_meld(list(group)).valid:
-                out.append(group)
-    return out
-
-
 @st.composite
 def showdowns(draw: st.DrawFn) -> tuple[list[Meld], list[int], bool]:
     deck = list(range(52))
@@ -341,12 +278,12 @@ def test_best_defence_matches_brute_force(case: tuple[list[Meld], list[int], boo
 def test_legal_declarations_match_brute_force(deck: list[int]) -> None:
     hand = sorted(deck[:10])
     got = {tuple(sorted(m.key for m in d.melds)) for d in legal_declarations(hand, STANDARD)}
-    every = _every_meld(hand)
+    every = every_meld(hand)
     want = set()
     for r in range(0, 4):
         for combo in combinations(every, r):
             flat = [c for m in combo for c in m]
-            if len(flat) == len(set(flat)) and _value([c for c in hand if c not in flat]) <= 10:
+            if len(flat) == len(set(flat)) and value([c for c in hand if c not in flat]) <= 10:
                 want.add(tuple(sorted(combo)))
     assert got == want
     assert all(d.deadwood <= 10 for d in legal_declarations(hand, STANDARD))
