@@ -235,12 +235,13 @@ def test_reshuffle_is_a_chance_action_with_a_checked_permutation() -> None:
     s = _run_to_wall(start(WALL_ND, WALL_D, "8D", rules=rules))
     assert s.phase is Phase.RESHUFFLE
     action = s.chance_action()
-    # The two stock cards and the pile below its top form the new stock.
-    assert len(action.cards) == 2 + len(s.pile) - 1
+    # WALL.RESHUFFLE: the pile below its top card is shuffled beneath the two stock cards.
+    assert sorted(action.cards) == sorted(s.pile[:-1])
     assert rejected(s, "reshuffle " + " ".join(card_str(c) for c in action.cards[1:])).code \
         is Code.RESHUFFLE_NOT_A_PERMUTATION
     after = s.apply(action)
     assert after.phase is Phase.DRAW and after.pile == s.pile[-1:]
+    assert after.stock == s.stock + action.cards
     assert after.to_move == 1 - s.history[-1][0]
 
 

@@ -7,7 +7,8 @@ Grammar (tokens separated by spaces; cards in CARD.NOTATION, any accepted spelli
     declare [MELD {/ MELD}]          the knocker's melds (knock CARD or big-gin came first)
     meld [MELD {/ MELD}]             the defender's melds; "meld" alone = no melds
     layoff CARD to CARD              lay the first card onto the meld holding the second
-    reshuffle CARD {CARD}            chance: the new stock, top card first (WALL.RESHUFFLE)
+    reshuffle CARD {CARD}            chance: the discard pile below its top card, in its new
+                                     order (first = next to the old stock), WALL.RESHUFFLE
     MELD = CARD CARD CARD {CARD}
 
 :meth:`Action.parse` raises :class:`MalformedAction`; ``str(action)`` is the canonical text
@@ -65,7 +66,7 @@ def canonical_melds(melds: Iterable[Sequence[Card]]) -> tuple[MeldCards, ...]:
 class Action:
     """One decision. ``card``: the card discarded, knocked with or laid off; ``target``: the
     layoff anchor (a card of the target meld); ``melds``: declared melds (order-free);
-    ``cards``: the new stock of a reshuffle, top first."""
+    ``cards``: the reshuffled discards, in the order they go beneath the stock."""
 
     kind: Kind
     card: Card | None = None

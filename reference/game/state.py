@@ -214,8 +214,28 @@ class HandState:
 
     def _copy(self) -> HandState:
         s = object.__new__(HandState)
-        for name in HandState.__slots__:
-            setattr(s, name, getattr(self, name))
+        s.big_gin = self.big_gin
+        s.dead = self.dead
+        s.deal = self.deal
+        s.declaration = self.declaration
+        s.gin_required = self.gin_required
+        s.hands = self.hands
+        s.history = self.history
+        s.knock_card = self.knock_card
+        s.knock_limit = self.knock_limit
+        s.knocker = self.knocker
+        s.known = self.known
+        s.phase = self.phase
+        s.pile = self.pile
+        s.reshuffles = self.reshuffles
+        s.result = self.result
+        s.rules = self.rules
+        s.stock = self.stock
+        s.table = self.table
+        s.taken = self.taken
+        s.to_move = self.to_move
+        s.upcard = self.upcard
+        s.wall_draw = self.wall_draw
         s._after = None
         s._gin_ok = None
         return s
@@ -402,8 +422,8 @@ class HandState:
         if kind is Kind.RESHUFFLE:
             expected = self._reshuffle_pool()
             if len(action.cards) != expected.bit_count() or mask_of(action.cards) != expected:
-                self._reject(Code.RESHUFFLE_NOT_A_PERMUTATION, "the new stock must hold exactly "
-                             f"{format_cards(expected)}", action)
+                self._reject(Code.RESHUFFLE_NOT_A_PERMUTATION, "a reshuffle orders exactly the "
+                             f"discard pile below its top card: {format_cards(expected)}", action)
             return None
         if kind is Kind.DECLARE:
             try:
@@ -446,11 +466,13 @@ class HandState:
         return self.rules.big_gin_bonus > 0 and min_deadwood(hand, mr) == 0
 
     def _reshuffle_pool(self) -> CardMask:
-        return mask_of(self.stock) | mask_of(self.pile[:-1])
+        """The cards a reshuffle orders: the discard pile below its top card (WALL.RESHUFFLE)."""
+        return mask_of(self.pile[:-1])
 
     @implements(C.WALL_RESHUFFLE)
     def chance_action(self) -> Action:
-        """The referee's reshuffle (seeded by the deal's seed and the reshuffle count)."""
+        """The referee's reshuffle: the discard pile below its top card in a seeded order
+        (the deal's seed), to go beneath the cards left in the stock."""
         if self.phase is not Phase.RESHUFFLE:
             raise Rejection(Code.WRONG_PHASE, "no chance action is due", action="reshuffle")
         cards = cards_of(self._reshuffle_pool())
@@ -559,7 +581,7 @@ class HandState:
         self.phase, self.to_move = Phase.DRAW, 1 - p
 
     def _reshuffle(self, cards: tuple[Card, ...]) -> None:
-        self.stock = cards
+        self.stock = self.stock + cards
         self.pile = self.pile[-1:]
         self.reshuffles += 1
         self.wall_draw = False
@@ -718,14 +740,12 @@ class LegalActions:
             return False
         return self._state.is_legal(action)
 
-    def __len__(self) -> int:
-        return sum(1 for _ in self._state._generate())
-
     def __bool__(self) -> bool:
         return any(True for _ in self._state._generate())
 
     def count(self) -> int:
-        return len(self)
+        """How many actions are generated (no ``__len__``: ``list(view)`` would generate twice)."""
+        return sum(1 for _ in self._state._generate())
 
     def __repr__(self) -> str:
         return f"<LegalActions ({', '.join(str(a) for a in self)})>"

@@ -1,0 +1,170 @@
+"""``ginspec bench``: speed benchmarks, each side by side with a peer in the same run.
+
+``ginspec bench engine``: full random hands per second through the game engine's public API
+(``HandState.new`` / ``legal_actions()`` / ``apply``), next to OpenSpiel's ``gin_rummy`` driven
+from Python the same way (``legal_actions()`` / ``apply_action``, chance outcomes sampled). Both
+sides play uniformly random legal actions from seeded generators; a hand runs from the deal to
+its end. Results go to docs/performance.md (section "Game engine").
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import random
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from ginspec.reference.game.deal import deal_from_seed
+from ginspec.reference.game.rules import rules_for_profile
+from ginspec.reference.game.state import CHANCE, HandState
+from ginspec.spec.errors import GinspecError
+
+
+class BenchError(GinspecError):
+    """A benchmark could not run (unknown benchmark, peer missing when required)."""
+
+
+@dataclass(frozen=True)
+class Measure:
+    name: str
+    hands: int
+    steps: int
+    seconds: float
+
+    @property
+    def hands_per_second(self) -> float:
+        return self.hands / self.seconds
+
+    @property
+    def steps_per_hand(self) -> float:
+        return self.steps / self.hands
+
+    def to_json(self) -> dict[str, Any]:
+        return {"name": self.name, "hands": self.hands, "steps": self.steps,
+                "seconds": round(self.seconds, 3),
+                "hands_per_second": round(self.hands_per_second, 1),
+                "steps_per_hand": round(self.steps_per_hand, 1)}
+
+
+def _timed(name: str, play_hand: Callable[[int], int], hands: int) -> Measure:
+    steps = 0
+    start = time.perf_counter()
+    for i in range(hands):
+        steps += play_hand(i)
+    return Measure(name, hands, steps, time.perf_counter() - start)
+
+
+def engine_hand(profile: str, seed: int) -> Callable[[int], int]:
+    """A function playing hand ``i`` at random through the engine; returns its step count."""
+    rules = rules_for_profile(profile)
+
+    def play(i: int) -> int:
+        rng = random.Random(seed * 1_000_003 + i)
+        state = HandState.new(deal_from_seed(rng.getrandbits(32), i % 2), rules)
+        steps = 0
+        while not state.is_over:
+            chance = state.to_move == CHANCE
+            action = state.chance_action() if chance else rng.choice(list(state.legal_actions()))
+            state = state.apply(action)
+            steps += 1
+        return steps
+
+    return play
+
+
+def openspiel_hand(seed: int) -> Callable[[int], int] | None:
+    """The same for OpenSpiel's gin_rummy (chance nodes, i.e. the deal, count as steps)."""
+    try:
+        import pyspiel
+    except ImportError:
+        return None
+    game = pyspiel.load_game("gin_rummy")
+
+    def play(i: int) -> int:
+        rng = random.Random(seed * 1_000_003 + i)
+        state = game.new_initial_state()
+        steps = 0
+        while not state.is_terminal():
+            if state.is_chance_node():
+                action = rng.choice(state.chance_outcomes())[0]
+            else:
+                action = rng.choice(state.legal_actions())
+            state.apply_action(action)
+            steps += 1
+        return steps
+
+    return play
+
+
+def run_engine_bench(hands: int, seed: int, profiles: list[str],
+                     require_peer: bool) -> dict[str, Any]:
+    measures = []
+    peer = openspiel_hand(seed)
+    if peer is None and require_peer:
+        raise BenchError("OpenSpiel is not installed: pip install 'ginspec[openspiel]'")
+    # Warm-up (imports, caches) outside the timing.
+    for profile in profiles:
+        engine_hand(profile, seed)(10**6)
+    if peer is not None:
+        peer(10**6)
+    for profile in profiles:
+        measures.append(_timed(f"ginspec engine ({profile})", engine_hand(profile, seed), hands))
+    if peer is not None:
+        measures.append(_timed("OpenSpiel gin_rummy (Python)", peer, hands))
+    out: dict[str, Any] = {
+        "benchmark": "engine", "hands": hands, "seed": seed,
+        "python": platform.python_version(), "machine": platform.machine(),
+        "measures": [m.to_json() for m in measures],
+    }
+    if peer is not None:
+        os_rate = measures[-1].hands_per_second
+        out["ratios_vs_openspiel"] = {m.name: round(m.hands_per_second / os_rate, 2)
+                                      for m in measures[:-1]}
+    return out
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser(
+        "bench",
+        help="speed benchmarks side by side with a peer (ginspec bench engine)",
+        description="Run a speed benchmark. 'engine': random full hands per second through the "
+        "game engine's public API, next to OpenSpiel's gin_rummy driven from Python in the "
+        "same run (if OpenSpiel is installed).",
+    )
+    p.add_argument("benchmark", choices=["engine"], help="which benchmark")
+    p.add_argument("--hands", type=int, default=300, help="hands per side (default 300)")
+    p.add_argument("--seed", type=int, default=1, help="seed of the random players and deals")
+    p.add_argument("--profile", action="append", default=[], metavar="P",
+                   help="engine profile(s) to time (default: openspiel and pagat)")
+    p.add_argument("--require-peer", action="store_true",
+                   help="fail (exit 2) if OpenSpiel is not installed")
+    p.add_argument("--json", action="store_true", help="one JSON object")
+    p.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.hands < 1:
+        raise BenchError(f"--hands: must be at least 1, got {args.hands}")
+    profiles = args.profile or ["openspiel", "pagat"]
+    result = run_engine_bench(args.hands, args.seed, profiles, args.require_peer)
+    if args.json:
+        print(json.dumps(result))
+        return 0
+    print(f"random full hands, {result['hands']} per side, seed {result['seed']}, "
+          f"Python {result['python']} ({result['machine']})")
+    print(f"{'side':40} {'hands/s':>9} {'steps/hand':>11} {'seconds':>8}")
+    for m in result["measures"]:
+        print(f"{m['name']:40} {m['hands_per_second']:9.1f} {m['steps_per_hand']:11.1f} "
+              f"{m['seconds']:8.2f}")
+    if "ratios_vs_openspiel" in result:
+        for name, ratio in result["ratios_vs_openspiel"].items():
+            print(f"{name}: {ratio:.2f}x OpenSpiel's hands/s")
+    else:
+        print("OpenSpiel not installed: no peer column (pip install 'ginspec[openspiel]')",
+              file=sys.stderr)
+    return 0
