@@ -41,7 +41,7 @@ def test_forced_deal_is_the_cases_deal(os_driver: PeerDriver) -> None:
         assert obs.discard_top == lay.upcard
         assert obs.stock_size == 31
         assert obs.to_act == 1 - dealer
-        assert obs.phase == "first-turn"
+        assert obs.phase == "offer-non-dealer"
         assert os_driver.legal_actions() == ["pass", "take-upcard"]
 
 
@@ -183,6 +183,7 @@ def test_wall_last_chance_knock_may_discard_the_taken_card(os_driver: PeerDriver
     assert (obs.phase, obs.to_act, obs.stock_size, obs.discard_top) == ("wall", 0, 2, card("QD"))
     assert os_driver.legal_actions() == ["pass", "take-discard"]
     play(os_driver, "take-discard")
+    assert os_driver.observe().phase == "wall-knock"
     assert os_driver.legal_actions() == ["knock AD", "knock QD"]
     play(os_driver, "knock QD", "declare KS KD KC / 5S 6S 7S / 9C TC JC", "meld", "done")
     res = os_driver.result()

@@ -37,7 +37,7 @@ def test_forced_deal_eleven_card_start(rl_driver: PeerDriver) -> None:
         obs = rl_driver.observe()
         assert obs.hands == tuple(tuple(sorted(h)) for h in lay.hands)
         assert (obs.phase, obs.to_act, obs.discard_top, obs.stock_size) == (
-            "first-turn", 1 - dealer, None, 31)
+            "discard", 1 - dealer, None, 31)
         legal = rl_driver.legal_actions()
         assert {a for a in legal if a.startswith("discard")} == {
             f"discard {c}" for c in _names(lay.hands[1 - dealer])}

@@ -66,15 +66,19 @@ class PeerObservation:
 
 
 PHASES: tuple[str, ...] = (
-    "first-turn",  # the upcard offer (FIRST.*) or the 11-card opening discard (ELEVEN.FIRST-TURN)
-    "draw",        # the player to act must draw (TURN.DRAW)
-    "discard",     # the player holds 11 cards and must discard or knock (TURN.DISCARD, KNOCK.*)
-    "wall",        # the stock is down to the wall; last chance or void (WALL.*)
-    "declare",     # the knocker declares melds (SHOWDOWN.DECLARATION)
-    "defend",      # the defender spreads melds (SHOWDOWN.DEFENDER-SPREAD)
-    "layoff",      # the defender lays off (LAYOFF.*)
-    "over",        # the hand has ended
+    "offer-non-dealer",  # FIRST.UPCARD-OFFER: the non-dealer may take the upcard or pass
+    "offer-dealer",      # FIRST.DEALER-OFFER: then the dealer
+    "first-draw",        # FIRST.BOTH-PASS: both passed, the non-dealer draws from the stock
+    "draw",              # TURN.DRAW: draw from the stock or take the discard
+    "discard",           # 11 cards in hand: discard or knock (also the eleven-card opening)
+    "wall",              # WALL.LAST-CHANCE: take the wall discard to knock, or pass
+    "wall-knock",        # the wall discard was taken: knock
+    "declare",           # SHOWDOWN.DECLARATION: the knocker declares melds
+    "defender-meld",     # SHOWDOWN.DEFENDER-SPREAD: the defender spreads melds
+    "defender-layoff",   # LAYOFF.TARGET: the defender lays off, then done
+    "over",              # the hand has ended
 )
+"""Phase names, as the reference engine names them (ACTION.PHASE)."""
 
 
 @dataclass(frozen=True)

@@ -201,7 +201,10 @@ class OpenSpielDriver(PeerDriver):
         if p == ph.GAME_OVER or state.is_terminal():
             return "over"
         if p == ph.FIRST_UPCARD:
-            return "first-turn"
+            passed = state.pass_on_first_upcard()
+            if passed[0] and passed[1]:
+                return "first-draw"
+            return "offer-non-dealer" if state.current_player() == 0 else "offer-dealer"
         if p == ph.DRAW:
             return "draw"
         if p == ph.DISCARD:
@@ -210,9 +213,9 @@ class OpenSpielDriver(PeerDriver):
             return "wall"
         if p == ph.KNOCK:
             hand = state.hands()[state.current_player()]
-            return "discard" if len(hand) == 11 else "declare"
+            return "wall-knock" if len(hand) == 11 else "declare"
         if p == ph.LAYOFF:
-            return "defend" if self._defender_melds is None else "layoff"
+            return "defender-meld" if self._defender_melds is None else "defender-layoff"
         raise PeerError(f"unexpected OpenSpiel phase {p}")  # pragma: no cover
 
     def _meld_sets(self, state: Any, done_allowed: bool) -> list[tuple[int, ...]]:
@@ -270,7 +273,7 @@ class OpenSpielDriver(PeerDriver):
         phase = self._phase_name()
         legal = [] if phase == "over" else list(state.legal_actions())
         plan: dict[str, list[int]] = {}
-        if phase == "first-turn":
+        if phase in ("offer-non-dealer", "offer-dealer", "first-draw"):
             names = {DRAW_UPCARD: "take-upcard", PASS: "pass", DRAW_STOCK: "draw-stock"}
             plan = {names[a]: [a] for a in legal}
         elif phase == "draw":
@@ -279,8 +282,8 @@ class OpenSpielDriver(PeerDriver):
         elif phase == "wall":
             names = {PASS: "pass", KNOCK: "take-discard"}
             plan = {names[a]: [a] for a in legal}
-        elif phase == "discard":
-            knocking = state.current_phase() == self._phase.KNOCK
+        elif phase in ("discard", "wall-knock"):
+            knocking = phase == "wall-knock"
             for a in legal:
                 if a < 52:
                     verb = "knock" if knocking else "discard"
@@ -295,7 +298,7 @@ class OpenSpielDriver(PeerDriver):
                 melds = self._meld_cards(ids)
                 plan[format_action("declare", sorted(melds, key=min))] = [
                     *self._os_meld_actions(melds), PASS]
-        elif phase == "defend":
+        elif phase == "defender-meld":
             start = state
             if not state.finished_layoffs():
                 start = state.clone()
@@ -303,7 +306,7 @@ class OpenSpielDriver(PeerDriver):
             for ids in self._meld_sets(start, done_allowed=False):
                 melds = self._meld_cards(ids)
                 plan[format_action("meld", sorted(melds, key=min))] = []
-        elif phase == "layoff":
+        elif phase == "defender-layoff":
             assert self._defender_melds is not None
             held = frozenset().union(*self._defender_melds) if self._defender_melds else frozenset()
             if not state.finished_layoffs():
@@ -334,7 +337,7 @@ class OpenSpielDriver(PeerDriver):
         _, by_canon = self._table()
         if canon not in by_canon:
             return Verdict(False, f"not among OpenSpiel's legal actions in phase {phase}")
-        if phase == "defend":
+        if phase == "defender-meld":
             melds = canon[1]
             assert isinstance(melds, frozenset)
             self._defender_melds = sorted(melds, key=min)

@@ -213,9 +213,7 @@ class RLCardDriver(PeerDriver):
             return "over"
         last = game.get_last_action()
         ev = self._ev
-        if last is None:
-            return "first-turn"
-        if isinstance(last, ev.DrawCardAction | ev.PickUpDiscardAction):
+        if last is None or isinstance(last, ev.DrawCardAction | ev.PickUpDiscardAction):
             return "discard"
         if len(game.round.dealer.stock_pile) <= game.settings.stockpile_dead_card_count:
             return "wall"
