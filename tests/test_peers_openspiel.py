@@ -106,7 +106,7 @@ def test_knock_declare_chained_layoffs_and_score(os_driver: PeerDriver) -> None:
     assert "layoff 9S to 5S" in os_driver.legal_actions()
     play(os_driver, "layoff 9S to 5S", "layoff 8C to 9C", "layoff 7C to 9C", "done")
     res = os_driver.result()
-    assert (res.outcome, res.knocker, res.deadwood, res.points) == ("knock", 0, (2, 10), (8, -8))
+    assert (res.outcome, res.knocker, res.deadwood, res.points) == ("knock", 0, (2, 10), (8, 0))
 
 
 def test_known_defect_third_chained_layoff_is_not_offered(os_driver: PeerDriver) -> None:
@@ -139,7 +139,7 @@ def test_undercut_gives_difference_plus_25(os_driver: PeerDriver) -> None:
     play(os_driver, "take-upcard", "knock QH", "declare KS KD KC / 5S 6S 7S / 9C TC JC",
          "meld 2C 2D 2H / 4C 4H 4S / 8D 9D TD JD", "done")
     res = os_driver.result()
-    assert (res.outcome, res.knocker, res.points) == ("knock", 0, (-26, 26))
+    assert (res.outcome, res.knocker, res.points) == ("knock", 0, (0, 26))
 
 
 def test_gin_forbids_layoffs_and_scores_25(os_driver: PeerDriver) -> None:
@@ -157,7 +157,7 @@ def test_gin_forbids_layoffs_and_scores_25(os_driver: PeerDriver) -> None:
     assert os_driver.legal_actions() == ["done"]
     play(os_driver, "done")
     res = os_driver.result()
-    assert (res.outcome, res.deadwood, res.points) == ("gin", (0, 13), (38, -38))
+    assert (res.outcome, res.deadwood, res.points) == ("gin", (0, 13), (38, 0))
 
 
 def _to_the_wall(d: PeerDriver, deal: list[int]) -> None:

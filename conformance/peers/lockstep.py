@@ -182,6 +182,66 @@ def _result_key(r: PeerResult, points: bool) -> tuple[Any, ...]:
     return (r.outcome, r.knocker, r.deadwood, r.points if points else None)
 
 
+def _play_hand(
+    p: _Timed, o: _Timed, report: LockstepReport, h: int, params: Params, chooser: Chooser,
+    flags: tuple[bool, bool, bool],
+) -> Divergence | str:
+    """Play hand ``h`` on both sides; the first divergence, or the agreed outcome."""
+    auto_showdown, gin_auto, points = flags
+    deck, dealer = deal_for_hand(report.seed, h)
+    rng = random.Random(f"ginspec-lockstep-play:{report.seed}:{h}")
+    p("new_hand", deck, dealer, params)
+    o("new_hand", deck, dealer, params)
+    history: list[tuple[int, str]] = []
+
+    def diverge(kind: str, phase: str, peer_s: str, ours_s: str, sig: str) -> Divergence:
+        return Divergence(h, dealer, tuple(deck), tuple(history), kind, phase, peer_s, ours_s,
+                          sig)
+
+    while True:
+        po, oo = p("observe"), o("observe")
+        if po.phase == "over" and auto_showdown and oo.phase == "declare":
+            _auto_showdown(o)
+            oo = o("observe")
+        if (po.phase == "over") != (oo.phase == "over"):
+            return diverge("observation", oo.phase, po.phase, oo.phase,
+                           f"hand over: peer {po.phase == 'over'}, ours {oo.phase == 'over'}"
+                           f" (ours in {oo.phase})")
+        if po.phase == "over":
+            pr, orr = p("result"), o("result")
+            if _result_key(pr, points) != _result_key(orr, points):
+                return diverge("result", "over", repr(pr), repr(orr),
+                               f"result {pr.outcome}/{orr.outcome}")
+            return str(orr.outcome)
+        if oo.phase in PRE_SHOWDOWN and _obs_key(po) != _obs_key(oo):
+            return diverge("observation", oo.phase, repr(po), repr(oo),
+                           f"observation in {oo.phase}")
+        pl, ol = p("legal_actions"), o("legal_actions")
+        if gin_auto and po.to_act is not None:
+            hand = list(po.hands[po.to_act])
+            ps, os_ = _gin_collapse(pl, hand), _gin_collapse(ol, hand)
+        else:
+            ps = frozenset(canonical(a) for a in pl)
+            os_ = frozenset(canonical(a) for a in ol)
+        if ps != os_:
+            only_peer = sorted(a for a in pl if canonical(a) not in os_)
+            only_ours = sorted(a for a in ol if canonical(a) not in ps)
+            verbs = sorted({("+peer " + a.split()[0]) for a in only_peer}
+                           | {("+ours " + a.split()[0]) for a in only_ours})
+            return diverge("legal-actions", oo.phase, " | ".join(only_peer) or "-",
+                           " | ".join(only_ours) or "-",
+                           f"legal actions in {oo.phase}: {', '.join(verbs)}")
+        action = chooser(rng, po, sorted(pl))
+        who = oo.to_act if oo.to_act is not None else -1
+        pv = p("apply", action)
+        ov = o("apply", action)
+        report.steps += 1
+        if pv.accepted != ov.accepted or not pv.accepted:
+            return diverge("verdict", oo.phase, repr(pv), repr(ov),
+                           f"verdict on {action.split()[0]}")
+        history.append((who, action))
+
+
 def lockstep(
     peer: PeerDriver,
     ours: PeerDriver,
@@ -196,78 +256,19 @@ def lockstep(
     report = LockstepReport(peer.info.name, dict(params), seed)
     p, o = _Timed(peer, report, "seconds_peer"), _Timed(ours, report, "seconds_ours")
     limits = " ".join(peer.info.limitations)
-    auto_showdown = "melding.explicit" not in peer.info.capabilities
-    gin_auto = "gin names no discard" in limits
-    points = "no points" not in limits
+    flags = ("melding.explicit" not in peer.info.capabilities,
+             "gin names no discard" in limits, "no points" not in limits)
     start = time.perf_counter()
     for h in range(hands):
         if max_divergences is not None and len(report.divergences) >= max_divergences:
             break
-        deck, dealer = deal_for_hand(seed, h)
-        rng = random.Random(f"ginspec-lockstep-play:{seed}:{h}")
-        p("new_hand", deck, dealer, params)
-        o("new_hand", deck, dealer, params)
         report.hands += 1
-        history: list[tuple[int, str]] = []
-
-        def diverge(kind: str, phase: str, peer_s: str, ours_s: str, sig: str) -> None:
-            report.divergences.append(Divergence(h, dealer, tuple(deck), tuple(history), kind,
-                                                 phase, peer_s, ours_s, sig))
-            report.by_signature[sig] += 1
-
-        agreed = True
-        while True:
-            po, oo = p("observe"), o("observe")
-            if po.phase == "over" and auto_showdown and oo.phase in ("declare",):
-                _auto_showdown(o)
-                oo = o("observe")
-            if (po.phase == "over") != (oo.phase == "over"):
-                diverge("observation", oo.phase, po.phase, oo.phase,
-                        f"hand over: peer {po.phase == 'over'}, ours {oo.phase == 'over'}"
-                        f" (ours in {oo.phase})")
-                agreed = False
-                break
-            if po.phase == "over":
-                pr, orr = p("result"), o("result")
-                if _result_key(pr, points) != _result_key(orr, points):
-                    diverge("result", "over", repr(pr), repr(orr),
-                            f"result {pr.outcome}/{orr.outcome}")
-                    agreed = False
-                else:
-                    report.outcomes[orr.outcome] += 1
-                break
-            if oo.phase in PRE_SHOWDOWN and _obs_key(po) != _obs_key(oo):
-                diverge("observation", oo.phase, repr(po), repr(oo), f"observation in {oo.phase}")
-                agreed = False
-                break
-            pl, ol = p("legal_actions"), o("legal_actions")
-            if gin_auto and po.to_act is not None:
-                hand = list(po.hands[po.to_act])
-                ps, os_ = _gin_collapse(pl, hand), _gin_collapse(ol, hand)
-            else:
-                ps = frozenset(canonical(a) for a in pl)
-                os_ = frozenset(canonical(a) for a in ol)
-            if ps != os_:
-                only_peer = sorted(a for a in pl if canonical(a) not in os_)
-                only_ours = sorted(a for a in ol if canonical(a) not in ps)
-                verbs = sorted({("+peer " + a.split()[0]) for a in only_peer}
-                               | {("+ours " + a.split()[0]) for a in only_ours})
-                diverge("legal-actions", oo.phase, " | ".join(only_peer) or "-",
-                        " | ".join(only_ours) or "-",
-                        f"legal actions in {oo.phase}: {', '.join(verbs)}")
-                agreed = False
-                break
-            action = chooser(rng, po, sorted(pl))
-            who = oo.to_act if oo.to_act is not None else -1
-            pv = p("apply", action)
-            ov = o("apply", action)
-            report.steps += 1
-            if pv.accepted != ov.accepted or not pv.accepted:
-                diverge("verdict", oo.phase, repr(pv), repr(ov), f"verdict on {action.split()[0]}")
-                agreed = False
-                break
-            history.append((who, action))
-        if agreed:
+        outcome = _play_hand(p, o, report, h, params, chooser, flags)
+        if isinstance(outcome, Divergence):
+            report.divergences.append(outcome)
+            report.by_signature[outcome.signature] += 1
+        else:
             report.agreed_hands += 1
+            report.outcomes[outcome] += 1
     report.seconds_total = time.perf_counter() - start
     return report

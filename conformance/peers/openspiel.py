@@ -94,6 +94,15 @@ def _load_pyspiel() -> Any:
         ) from exc
 
 
+def _fits(meld: frozenset[Card], card: Card) -> bool:
+    """Whether ``card`` extends ``meld`` as it lies (LAYOFF.SET, LAYOFF.RUN)."""
+    ranks = {c % 13 for c in meld}
+    suits = {c // 13 for c in meld}
+    if len(ranks) == 1:
+        return len(meld) == 3 and card % 13 in ranks and card not in meld
+    return suits == {card // 13} and card % 13 in (min(ranks) - 1, max(ranks) + 1)
+
+
 def _pieces(run: Sequence[Card]) -> list[list[Card]]:
     """A run split into runs of 3..5 cards (OpenSpiel has no id for longer ones)."""
     cards = sorted(run)
@@ -169,6 +178,7 @@ class OpenSpielDriver(PeerDriver):
         self._next_chance = 0
         self._declared: list[frozenset[Card]] = []
         self._defender_melds: list[frozenset[Card]] | None = None
+        self._laid: dict[Card, frozenset[Card]] = {}
         self._cache: tuple[int, list[str], dict[Canonical, list[int]]] | None = None
         self._resolve_chance()
 
@@ -253,11 +263,21 @@ class OpenSpielDriver(PeerDriver):
         return out
 
     def _layoff_targets(self, card: Card) -> list[Card]:
-        """Anchors (lowest card of the declared meld) of the knocker's melds the card fits,
-        as OpenSpiel judges fit (its own layoff list per meld, given the layoffs so far)."""
-        state = self._state
-        done = list(state.layoffs())
+        """Anchors (lowest card of the declared meld) of the knocker's melds ``card`` fits.
+
+        OpenSpiel's layoffs name no meld: it counts a laid-off card as extending every meld
+        it fits. The driver keeps the targets our actions named and offers a card on each meld
+        it fits as laid out (a set of three takes its fourth card, a run a card at either end).
+        Only when a card OpenSpiel offers fits none of them is the target taken from
+        OpenSpiel's own per-meld judgement, so that offer stays visible as a difference."""
         anchors = []
+        for meld in self._declared:
+            on_table = meld | self._laid.get(min(meld), frozenset())
+            if _fits(on_table, card):
+                anchors.append(min(meld))
+        if anchors:
+            return anchors
+        done = list(self._state.layoffs())
         for meld in self._declared:
             ids = [a - MELD_BASE for a in self._os_meld_actions([meld])]
             if to_os(card) in self._utils.all_layoffs(ids, done):
@@ -347,6 +367,12 @@ class OpenSpielDriver(PeerDriver):
             melds = canon[1]
             assert isinstance(melds, frozenset)
             self._declared = sorted(melds, key=min)
+        if phase == "defender-layoff" and canon[0] == "layoff":
+            card, anchor = canon[1], canon[2]
+            assert isinstance(card, int) and isinstance(anchor, int)
+            key = next(min(m) for m in self._declared if anchor in m
+                       or anchor in self._laid.get(min(m), frozenset()))
+            self._laid[key] = self._laid.get(key, frozenset()) | {card}
         for a in by_canon[canon]:
             self._state.apply_action(a)
             self._resolve_chance()
@@ -371,9 +397,11 @@ class OpenSpielDriver(PeerDriver):
         if not state.is_terminal():
             raise PeerError("the hand is not over")
         returns = state.returns()
+        # OpenSpiel's returns are zero-sum (the loser's is negative); points are what each
+        # player scores, so the loser scores 0.
         points = [0, 0]
         for p in (0, 1):
-            points[self._ours(p)] = int(returns[p])
+            points[self._ours(p)] = max(0, int(returns[p]))
         knocked = state.knocked()
         if not any(knocked):
             return PeerResult("void", None, None, (points[0], points[1]), self._void_reason())

@@ -50,6 +50,14 @@ FIXED_RULES: Final[Mapping[str, Value]] = {
 """The rule choices RLCard makes with no setting (our parameter names and values)."""
 
 
+WALL_ACTIONS: Final = ("take_and_knock_other_discard", "take_and_play_on")
+"""Accepted wall_action values. RLCard's wall: the player may pick up the discard (and need
+not knock: it may discard again and the hand goes on) or declare a dead hand. The catalogue has
+no value for "and need not knock" yet (``take_and_play_on`` is proposed in
+docs/conformance/peer-rules.md); until it has, the closest value is accepted and the
+difference shows in the live run."""
+
+
 class _ForcedShuffle:
     """Stands in for RLCard's ``np_random``: its shuffle puts the deck in a given order."""
 
@@ -129,7 +137,7 @@ class RLCardDriver(PeerDriver):
         limit = params.get("knock_limit", 10)
         if not isinstance(limit, int) or not 0 <= limit <= 10:
             reasons.append(f"knock_limit={limit!r}: RLCard plays 0..10")
-        if params.get("wall_action", "take_and_play_on") != "take_and_play_on":
+        if params.get("wall_action", WALL_ACTIONS[0]) not in WALL_ACTIONS:
             reasons.append(f"wall_action={params['wall_action']!r}: at the wall RLCard lets the "
                            "player take the discard and play on, or declare a dead hand")
         return reasons
