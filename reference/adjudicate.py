@@ -149,10 +149,17 @@ def best_reply(
             knocker_dw,
             points(kind, knocker_dw, defence.deadwood),
         )
-        if best is None or (reply.net, reply.defence.deadwood) < (best.net, best.defence.deadwood):
+        if best is None or _reply_key(reply) < _reply_key(best):
             best = reply
     assert best is not None  # defences() always yields at least the empty spread
     return best
+
+
+def _reply_key(reply: _Reply) -> tuple[int, int, int, list[Card]]:
+    """Order of the defender's replies: the knocker's net, then the SHOWDOWN.BEST-PLAY tie-breaks
+    (least defender deadwood, fewest cards laid off, laid-off cards lowest in card number)."""
+    laid = sorted(x.card for x in reply.defence.layoffs)
+    return reply.net, reply.defence.deadwood, len(laid), laid
 
 
 def outcome_of(kind: HandKind, knocker_dw: int, defender_dw: int, tie_rule: str) -> Outcome:
@@ -213,11 +220,15 @@ def adjudicate_position(
             candidates.extend((card, x) for x in legal_declarations(k & ~(1 << card), rules))
     if not candidates:
         return _no_knock(position, k)
-    best: tuple[int, Card | None, Declaration, _Reply] | None = None
-    for discard, decl in candidates:
+    # Candidates are in canonical order (big gin first, then the discards by card number, each
+    # discard's declarations by deadwood and melds); the best net wins, then the least declared
+    # deadwood, then the earlier candidate (SHOWDOWN.BEST-PLAY).
+    best: tuple[tuple[int, int, int], Card | None, Declaration, _Reply] | None = None
+    for index, (discard, decl) in enumerate(candidates):
         reply = best_reply(decl, d, rules, position.points)
-        if best is None or reply.net > best[0]:
-            best = (reply.net, discard, decl, reply)
+        key = (-reply.net, decl.deadwood, index)
+        if best is None or key < best[0]:
+            best = (key, discard, decl, reply)
     assert best is not None
     _, discard, decl, reply = best
     return _ruling(position, decl, reply, discard, len(candidates), chosen=True)
