@@ -67,7 +67,7 @@ class Ruling:
     trail: tuple[Step, ...] = field(default=(), compare=False)
 
     def to_json(self) -> dict[str, Any]:
-        """The JSON form (documented in spec chapter 13, SHOWDOWN.BEST-PLAY)."""
+        """The JSON form printed by ``ginspec adjudicate --json`` (fields listed in its help)."""
         decl = self.declaration
         defence = self.defence
         return {

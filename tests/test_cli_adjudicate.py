@@ -89,3 +89,15 @@ def test_impossible_cards_exit_2(
     code, _, err = run(capsys, "--profile", "pagat", "--knocker", knocker, "--defender", defender)
     assert code == 2
     assert needle in err
+
+
+def test_help_lists_every_json_field(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "--profile", "pagat", "--knocker", KNOCKER, "--defender", DEFENDER,
+                       "--json")
+    assert code == 0
+    fields = set(json.loads(out))
+    with pytest.raises(SystemExit):
+        main(["adjudicate", "--help"])
+    help_text = " ".join(capsys.readouterr().out.split())
+    missing = {f for f in fields if f not in help_text}
+    assert not missing, f"--help does not document {sorted(missing)}"
