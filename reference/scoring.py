@@ -372,6 +372,9 @@ class MatchResult:
     shutout_extra: int
     totals: tuple[int, int]
     settlement: int
+    """The difference of the two totals, paid by the lower total to the higher (MATCH.SETTLEMENT)."""
+    payee: Player | None
+    """The player with the higher final total, who is paid (None when the totals are equal)."""
     clauses: tuple[str, ...]
 
 
@@ -380,7 +383,8 @@ def final_scores(rules: Mapping[str, Value], tally: MatchTally) -> MatchResult:
     """Final totals of a finished game (the tally's winner has reached the target).
 
     Winner: hand points + game bonus + box points, with the shutout effect; loser: hand points +
-    box points. The loser pays the winner the difference (MATCH.SETTLEMENT).
+    box points. The lower total pays the higher the difference (MATCH.SETTLEMENT); that is
+    almost always the loser paying the winner, but a loser with many boxes can have the higher total.
     """
     values = _rule_values(rules)
     winner = tally.winner(values)
@@ -421,7 +425,8 @@ def final_scores(rules: Mapping[str, Value], tally: MatchTally) -> MatchResult:
         shutout=shutout,
         shutout_extra=total_winner - base_winner,
         totals=(totals[0], totals[1]),
-        settlement=totals[winner] - totals[loser],
+        settlement=abs(totals[winner] - totals[loser]),
+        payee=None if totals[0] == totals[1] else (0 if totals[0] > totals[1] else 1),
         clauses=tuple(clauses),
     )
 

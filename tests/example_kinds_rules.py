@@ -83,6 +83,8 @@ def check_match(ex: Example) -> None:
         assert result.shutout == d["shutout"], ex.id
     if "settlement" in d:
         assert result.settlement == d["settlement"], ex.id
+    if "payee" in d:
+        assert result.payee == d["payee"], ex.id
 
 
 def check_ruleset(ex: Example) -> None:
@@ -115,7 +117,8 @@ FIELDS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
     ),
     "match": (
         frozenset({"profile", "hands"}),
-        frozenset({"overrides", "upcard", "totals", "over", "winner", "shutout", "settlement"}),
+        frozenset({"overrides", "upcard", "totals", "over", "winner", "shutout", "settlement",
+                   "payee"}),
     ),
     "ruleset": (frozenset({"profile", "valid"}), frozenset({"overrides", "values", "error"})),
     "knock-limit": (frozenset({"profile", "upcard", "limit"}), frozenset({"overrides"})),

@@ -276,3 +276,89 @@ def test_z3_proves_one_side_scores_for_symbolic_rules() -> None:
                 z3.And(t.knocker_wins, t.defender_wins)))
     assert s.check() == z3.unsat
     assert OUTCOME_CODES == {"knock": 0, "gin": 1, "big_gin": 2}
+
+
+# --- match scoring against a direct statement of chapter 11 ----------------------------------------
+
+# profile: (target, game bonus, box bonus, boxes count toward target, shutout effect, shutout test)
+MATCH_BY_PROFILE = {
+    "pagat": (100, 100, 20, False, "game_bonus_doubled", "loser_scored_nothing"),
+    "oklahoma": (150, 100, 20, False, "game_bonus_doubled", "loser_scored_nothing"),
+    "hoyle": (100, 0, 0, False, "none", "loser_scored_nothing"),
+    "wikipedia": (100, 0, 0, False, "none", "loser_scored_nothing"),
+    "eaai": (100, 0, 0, False, "none", "loser_scored_nothing"),
+    "round-the-corner": (125, 100, 20, False, "game_bonus_doubled", "loser_scored_nothing"),
+}
+hand_steps = st.lists(
+    st.tuples(st.integers(0, 1), st.sampled_from(["knock", "gin", "void"]), st.integers(1, 10),
+              st.integers(0, 60)),
+    min_size=1, max_size=40,
+)
+
+
+def match_oracle(name: str, steps: list[tuple[int, str, int, int]]) -> tuple[int, int] | None:
+    """Final totals of the game the steps play (None if nobody reaches the target)."""
+    target, game_bonus, box, immediate, effect, test = MATCH_BY_PROFILE[name]
+    points, boxes, won = [0, 0], [0, 0], [0, 0]
+    for knocker, outcome, kd, dd in steps:
+        if outcome == "void":
+            continue
+        k, d, w = oracle(name, outcome, 0 if outcome == "gin" else kd, dd, False)
+        points[knocker] += k
+        points[1 - knocker] += d
+        if w is not None:
+            p = knocker if w == "knocker" else 1 - knocker
+            boxes[p] += 1
+            won[p] += 1
+        running = [points[i] + (boxes[i] * box if immediate else 0) for i in (0, 1)]
+        if max(running) >= target:
+            winner = 0 if running[0] >= target else 1
+            loser = 1 - winner
+            shut = points[loser] == 0 if test == "loser_scored_nothing" else won[loser] == 0
+            bonus = game_bonus * (2 if shut and effect == "game_bonus_doubled" else 1)
+            totals = [0, 0]
+            totals[winner] = points[winner] + bonus + boxes[winner] * box
+            totals[loser] = points[loser] + boxes[loser] * box
+            return totals[0], totals[1]
+    return None
+
+
+@given(st.sampled_from(sorted(MATCH_BY_PROFILE)), hand_steps)
+def test_match_scoring_matches_chapter_11(name: str, steps: list[tuple[int, str, int, int]]) -> None:
+    rules = ruleset(name)
+    tally = MatchTally()
+    result = None
+    for knocker, outcome, kd, dd in steps:
+        if outcome == "void":
+            tally = tally.after_hand(None, VOID_HAND)
+        else:
+            hand = score_hand(outcome, 0 if outcome == "gin" else kd, dd, rules)  # type: ignore[arg-type]
+            tally = tally.after_hand(knocker, hand)
+        if tally.winner(rules) is not None:
+            result = final_scores(rules, tally)
+            break
+    expected = match_oracle(name, steps)
+    assert (result.totals if result else None) == expected
+    if result:
+        assert result.settlement == abs(result.totals[0] - result.totals[1])
+        assert result.payee == (None if result.totals[0] == result.totals[1]
+                                else max((0, 1), key=lambda p: result.totals[p]))
+
+
+def test_settlement_follows_the_totals_not_the_target() -> None:
+    """pagat: the lower total pays the higher. Player 1 wins eight 1-point hands (8 boxes of 20);
+    player 0 then wins the game with one 100-point gin."""
+    rules = ruleset("pagat")
+    tally = MatchTally()
+    for _ in range(8):
+        tally = tally.after_hand(1, score_hand("knock", 9, 10, rules))
+    tally = tally.after_hand(0, score_hand("gin", 0, 80, rules))
+    result = final_scores(rules, tally)
+    assert result.winner == 0
+    assert result.totals == (100 + 100 + 20, 8 + 8 * 20)  # (220, 168)
+    assert (result.payee, result.settlement) == (0, 52)
+    for _ in range(4):
+        tally = MatchTally(tally.hand_points, (tally.boxes[0], tally.boxes[1] + 1),
+                           (tally.hands_won[0], tally.hands_won[1] + 1), tally.hands)
+    result = final_scores(rules, tally)
+    assert result.totals == (220, 8 + 12 * 20) and (result.payee, result.settlement) == (1, 28)
