@@ -16,7 +16,7 @@ from typing import NoReturn
 
 from ginspec.spec.errors import GinspecError
 
-COMMAND_MODULES: tuple[str, ...] = ("deadwood", "clauses", "rules", "adjudicate", "ruling", "play", "bench")
+COMMAND_MODULES: tuple[str, ...] = ("deadwood", "clauses", "rules", "adjudicate", "ruling", "play", "bench", "prove")
 """Modules of ginspec.conformance.cli, each adding its sub-commands."""
 
 EXIT_OK = 0

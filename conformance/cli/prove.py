@@ -1,0 +1,98 @@
+"""``ginspec prove``: a machine-checked certificate for a hand's least deadwood
+(DEADWOOD.MINIMUM, KNOCK.ELIGIBLE, KNOCK.LIMIT, KNOCK.GIN; FORMAL.CERTIFICATE).
+
+Exit 0 when the claim is proved, 1 when the claim is wrong (with the reason), 2 for bad input.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+from ginspec.reference.meld_rules import MeldRules
+from ginspec.reference.proofs.certify import certify_hand
+from ginspec.spec.cards import card_str, parse_cards
+from ginspec.spec.errors import HandSizeError
+from ginspec.spec.formal.certificate import Certificate
+from ginspec.spec.parameters import parameter
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser(
+        "prove",
+        help="prove a hand's least deadwood with Z3 (witness + UNSAT bound)",
+        description="Prove that the least deadwood of a hand is N: an arrangement reaching N, "
+        "checked against the formal definition, and a Z3 proof that nothing lower exists. For 11 "
+        "cards the question is the deadwood after the best discard (knock and gin eligibility). "
+        "N defaults to the reference's answer. Exit 0: proved; 1: the claim is wrong; 2: bad input.",
+    )
+    p.add_argument("cards", nargs="*", help="cards such as 7H TS AC (also 10S, ts, T♠)")
+    p.add_argument("--claim", type=int, metavar="N", help="the deadwood to prove (default: the reference's)")
+    p.add_argument("--json", action="store_true", help="print the certificate as one JSON object")
+    p.add_argument("--knock-limit", type=int, metavar="N",
+                   help="for 11 cards: also prove whether the hand may knock (default 10)")
+    p.add_argument("--no-discard", action="store_true",
+                   help="with 11 cards, prove the deadwood of all 11 (no discard first)")
+    p.add_argument("--ace-high", action="store_true", help="allow Q-K-A runs (ace_high_runs)")
+    p.add_argument("--wraparound", action="store_true", help="allow K-A-2 runs (wraparound_runs)")
+    p.add_argument("--ace-value", type=int, default=1, metavar="N", help="deadwood value of an ace")
+    p.set_defaults(handler=run)
+
+
+def _arrangement(cert: Certificate) -> str:
+    w = cert.witness
+    melds = " / ".join(" ".join(card_str(c) for c in m) for m in w.melds) or "(no melds)"
+    dead = " ".join(card_str(c) for c in w.deadwood_cards) or "(none)"
+    return f"{melds} | {dead} = {w.deadwood}"
+
+
+def render(cert: Certificate, source: str) -> str:
+    """The certificate as readable lines."""
+    lines = [f"hand:      {' '.join(card_str(c) for c in cert.hand)}"]
+    if cert.question == "deadwood-after-discard":
+        lines.append(f"question:  least deadwood after the best discard; claim {cert.claim} ({source})")
+    else:
+        lines.append(f"question:  least deadwood of the {len(cert.hand)} cards; claim {cert.claim} ({source})")
+    w = cert.witness
+    discard = f"discard {card_str(w.discard)}, then " if w.discard is not None else ""
+    lines.append(f"witness:   {discard}{_arrangement(cert)}  (checked against the definition)")
+    if cert.optimum > 0:
+        lines.append(f"bound:     no arrangement has deadwood {cert.optimum - 1} or less (Z3: unsat)")
+    else:
+        lines.append("bound:     deadwood is never negative")
+    verdict = "PROVED" if cert.ok else "WRONG CLAIM"
+    lines.append(f"result:    {verdict} — {cert.explain()}  [{cert.checks} solver checks, "
+                 f"{cert.seconds * 1000:.1f} ms]")
+    if cert.question == "deadwood-after-discard":
+        if cert.gin:
+            lines.append("verdict:   gin (the kept cards all meld)")
+        elif cert.knock_limit is not None:
+            may = "may knock" if cert.can_knock else "may not knock"
+            lines.append(f"verdict:   {may} (knock limit {cert.knock_limit})")
+    return "\n".join(lines)
+
+
+def run(args: argparse.Namespace) -> int:
+    if not args.cards:
+        raise HandSizeError("no cards given: write a hand such as 7H 7D 7S 8C 9C TC 2S 3D 4H KD")
+    cards = parse_cards(args.cards)
+    rules = MeldRules(
+        ace_high_runs=args.ace_high or args.wraparound,
+        wraparound_runs=args.wraparound,
+        ace_value=int(parameter("ace_value").check(args.ace_value)),
+    )
+    if args.claim is not None and args.claim < 0:
+        raise HandSizeError(f"--claim {args.claim}: deadwood is never negative")
+    discard = len(cards) == 11 and not args.no_discard
+    knock_limit = None
+    if discard:
+        knock_limit = int(parameter("knock_limit").check(10 if args.knock_limit is None else args.knock_limit))
+    elif args.knock_limit is not None:
+        raise HandSizeError("--knock-limit needs an 11-card hand (the deadwood after a discard)")
+    cert = certify_hand(cards, rules, args.claim, discard=discard, knock_limit=knock_limit)
+    if args.json:
+        print(json.dumps(cert.to_json()))
+    else:
+        print(render(cert, "given" if args.claim is not None else "the reference's answer"))
+    return 0 if cert.ok else 1

@@ -1,0 +1,233 @@
+"""Per-hand optimality certificates (DEADWOOD.MINIMUM, KNOCK.ELIGIBLE; FORMAL.CERTIFICATE).
+
+:func:`certify` proves, for one hand, that the least deadwood is a claimed number N:
+
+1. **witness** — Z3 finds an arrangement with deadwood at most N; it is read off the model and
+   checked card by card against the definition (:mod:`ginspec.spec.formal.definition`);
+2. **bound** — Z3 shows that "deadwood at most N - 1" is unsatisfiable under the encoding.
+
+With ``discard=True`` (the default for 11 cards) the question is the least deadwood of the
+cards kept after the best discard, the number that decides knocking and gin (KNOCK.ELIGIBLE).
+A wrong claim does not raise: the certificate records the true optimum, and an arrangement
+below the claim (claim too high) or the unsatisfiable bound (claim too low).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any, Final, Literal
+
+import z3
+
+from ginspec.spec.cards import Card, card_str, parse_cards
+from ginspec.spec.errors import GinspecError, HandSizeError, MeldError
+from ginspec.spec.formal.definition import arrangement_deadwood
+from ginspec.spec.formal.encoding import ArrangementEncoding, WitnessArrangement
+from ginspec.spec.formal.rules import STANDARD, FormalRules, MeldParams
+
+Outcome = Literal["proved", "claim-too-high", "claim-too-low"]
+Question = Literal["deadwood", "deadwood-after-discard"]
+ENCODING_NAME: Final = "ginspec-membership-v1"
+"""Names the SMT encoding (docs/proven.md); changes if the encoding changes."""
+
+
+class FormalModelError(GinspecError):
+    """The model produced an arrangement its own definition rejects (a bug in ginspec)."""
+
+
+@dataclass(frozen=True)
+class Certificate:
+    """The proof that a hand's least deadwood is ``optimum``, and the verdict on ``claim``."""
+
+    hand: tuple[Card, ...]
+    rules: FormalRules
+    question: Question
+    claim: int
+    outcome: Outcome
+    optimum: int
+    witness: WitnessArrangement
+    """An arrangement reaching ``optimum``, checked against the definition."""
+    unsat_below: int
+    """Proven: no arrangement has deadwood below this (equals ``optimum``)."""
+    knock_limit: int | None
+    checks: int
+    seconds: float
+
+    @property
+    def ok(self) -> bool:
+        return self.outcome == "proved"
+
+    @property
+    def can_knock(self) -> bool | None:
+        """Deadwood after the best discard within the knock limit (KNOCK.LIMIT); None if unasked."""
+        if self.question != "deadwood-after-discard" or self.knock_limit is None:
+            return None
+        return self.optimum <= self.knock_limit
+
+    @property
+    def gin(self) -> bool | None:
+        if self.question != "deadwood-after-discard":
+            return None
+        return self.optimum == 0
+
+    def to_json(self, *, timing: bool = True) -> dict[str, Any]:
+        """A JSON-ready dict; ``timing=False`` leaves out the time, so the output is reproducible."""
+        w = self.witness
+        out: dict[str, Any] = {
+            "hand": [card_str(c) for c in self.hand],
+            "rules": self.rules.to_json(),
+            "question": self.question,
+            "claim": self.claim,
+            "outcome": self.outcome,
+            "optimum": self.optimum,
+            "witness": {
+                "melds": [[card_str(c) for c in m] for m in w.melds],
+                "deadwood_cards": [card_str(c) for c in w.deadwood_cards],
+                "deadwood": w.deadwood,
+                "discard": None if w.discard is None else card_str(w.discard),
+                "checked_against": "definition",
+            },
+            "unsat_below": self.unsat_below,
+            "encoding": ENCODING_NAME,
+        }
+        if self.question == "deadwood-after-discard":
+            out["gin"] = self.gin
+            if self.knock_limit is not None:
+                out["knock_limit"] = self.knock_limit
+                out["can_knock"] = self.can_knock
+        solver: dict[str, Any] = {"name": "z3", "version": z3.get_version_string(),
+                                  "checks": self.checks}
+        if timing:
+            solver["seconds"] = round(self.seconds, 6)
+        out["solver"] = solver
+        return out
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Certificate:
+        """Rebuild a certificate from :meth:`to_json` output (not re-proved: call :func:`certify`)."""
+        w = data["witness"]
+        witness = WitnessArrangement(
+            tuple(tuple(parse_cards(m)) for m in w["melds"]),
+            tuple(parse_cards(w["deadwood_cards"])),
+            int(w["deadwood"]),
+            None if w["discard"] is None else parse_cards([w["discard"]])[0],
+        )
+        return cls(
+            hand=tuple(parse_cards(data["hand"])),
+            rules=FormalRules(**data["rules"]),
+            question=data["question"],
+            claim=int(data["claim"]),
+            outcome=data["outcome"],
+            optimum=int(data["optimum"]),
+            witness=witness,
+            unsat_below=int(data["unsat_below"]),
+            knock_limit=data.get("knock_limit"),
+            checks=int(data["solver"]["checks"]),
+            seconds=float(data["solver"].get("seconds", 0.0)),
+        )
+
+    def explain(self) -> str:
+        """One sentence on the outcome."""
+        after = " after the best discard" if self.question == "deadwood-after-discard" else ""
+        if self.outcome == "proved":
+            return f"the least deadwood{after} is {self.optimum}"
+        if self.outcome == "claim-too-high":
+            return (f"claim {self.claim} is too high: the arrangement shown has deadwood "
+                    f"{self.witness.deadwood}{after}, and the least is {self.optimum}")
+        return (f"claim {self.claim} is too low: no arrangement{after} has deadwood "
+                f"{self.claim} or less (unsatisfiable); the least is {self.optimum}")
+
+    def __repr__(self) -> str:
+        return (f"Certificate(hand={' '.join(card_str(c) for c in self.hand)!r}, "
+                f"question={self.question!r}, claim={self.claim}, outcome={self.outcome!r}, "
+                f"optimum={self.optimum})")
+
+
+def _check_witness(hand: tuple[Card, ...], w: WitnessArrangement, rules: FormalRules) -> None:
+    kept = [c for c in hand if c != w.discard]
+    try:
+        value = arrangement_deadwood(kept, w.melds, rules)
+    except MeldError as exc:  # pragma: no cover - would be a bug in the encoding
+        raise FormalModelError(f"witness rejected by the definition: {exc}") from exc
+    if value != w.deadwood:  # pragma: no cover
+        raise FormalModelError(f"witness deadwood {w.deadwood} but the definition says {value}")
+
+
+def certify(
+    cards: Iterable[Card],
+    claim: int,
+    rules: MeldParams = STANDARD,
+    *,
+    discard: bool | None = None,
+    knock_limit: int | None = None,
+) -> Certificate:
+    """Prove the least deadwood of ``cards`` and judge ``claim`` against it.
+
+    ``discard`` (default: true for exactly 11 cards) asks for the least deadwood after the best
+    discard (KNOCK.ELIGIBLE); ``knock_limit`` adds the knock verdict for that question.
+    """
+    started = time.perf_counter()
+    hand = tuple(cards)
+    if len(set(hand)) != len(hand):
+        raise HandSizeError("a card appears twice in the hand")
+    formal = rules if isinstance(rules, FormalRules) else FormalRules.of(rules)
+    if discard is None:
+        discard = len(hand) == 11
+    if discard and not hand:
+        raise HandSizeError("a hand needs at least one card to discard")
+    enc = ArrangementEncoding(hand, formal, discard=discard)
+    solver = z3.SolverFor("QF_FD")
+    solver.add(*enc.constraints)
+    checks = 0
+
+    def attempt(bound: int | None) -> WitnessArrangement | None:
+        nonlocal checks
+        checks += 1
+        result = solver.check() if bound is None else solver.check(enc.deadwood_at_most(bound))
+        if result == z3.unknown:  # pragma: no cover
+            raise FormalModelError(f"z3 returned unknown: {solver.reason_unknown()}")
+        if result == z3.unsat:
+            return None
+        w = enc.witness(solver.model())
+        _check_witness(hand, w, formal)
+        return w
+
+    first = attempt(claim) if claim >= 0 else None
+    if first is None:
+        outcome: Outcome = "claim-too-low"
+        best = attempt(None)
+        if best is None:  # pragma: no cover - every hand has an arrangement (no melds)
+            raise FormalModelError("no arrangement at all")
+    else:
+        best = first
+        outcome = "proved" if first.deadwood == claim else "claim-too-high"
+    while True:
+        lower = attempt(best.deadwood - 1) if best.deadwood > 0 else None
+        if lower is None:
+            break
+        best = lower
+        if outcome == "proved":  # pragma: no cover - a model at <= claim - 1 means too high
+            outcome = "claim-too-high"
+    if outcome == "proved" and best.deadwood != claim:  # pragma: no cover
+        outcome = "claim-too-high"
+    return Certificate(
+        hand=hand,
+        rules=formal,
+        question="deadwood-after-discard" if discard else "deadwood",
+        claim=claim,
+        outcome=outcome,
+        optimum=best.deadwood,
+        witness=best,
+        unsat_below=best.deadwood,
+        knock_limit=knock_limit,
+        checks=checks,
+        seconds=time.perf_counter() - started,
+    )
+
+
+def formal_optimum(cards: Iterable[Card], rules: MeldParams = STANDARD, *,
+                   discard: bool = False) -> int:
+    """The least deadwood by the model alone (claim 0, then descend to the optimum)."""
+    return certify(cards, 0, rules, discard=discard).optimum

@@ -1,0 +1,232 @@
+"""The SMT encoding of arrangements (the formal model's working form; docs/proven.md).
+
+Every card ``c`` that may be in the hand gets two Booleans: ``set_c`` (the card is in a set) and
+``run_c`` (the card is in a run); a card with neither is deadwood. When one card is to be
+discarded first (KNOCK.ELIGIBLE), ``discard_c`` marks it and exactly one card is discarded.
+With ace-high runs each ace also gets ``high_c`` (it stands above the king, at position 13).
+
+Constraints (``kept_c`` = the card is in the hand and not discarded):
+
+* ``set_c -> kept_c``, ``run_c -> kept_c``, ``not (set_c and run_c)``;
+* SETS: ``set_c -> at least 3 cards of c's rank are set cards``. A rank has only 4 cards, so the
+  set cards of one rank are exactly one set of 3 or 4 cards, or none.
+* RUNS: ``run_c -> c stands in a window of 3 adjacent positions of its suit's line that are all
+  held by run cards`` (windows from :func:`ginspec.spec.formal.rules.windows`). Then every maximal
+  stretch of run positions is at least 3 long and is itself a run; conversely every card of a run
+  lies in such a window. Theorem ENCODING-EXACT (tests/test_theorems_model.py) checks this
+  against :mod:`ginspec.spec.formal.definition` for all 8,192 rank sets of a suit, per variant.
+
+The hand is either concrete (a set of cards) or symbolic (a Z3 Boolean per card), so the same
+encoding serves per-hand certificates and theorems about all hands.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+import z3
+
+from ginspec.spec.cards import NUM_CARDS, NUM_RANKS, Card, rank_of, suit_of
+from ginspec.spec.formal.rules import (
+    MeldParams,
+    is_circular,
+    line_size,
+    positions_of,
+    rank_at,
+    rank_value,
+    windows,
+)
+
+Presence = bool | z3.BoolRef
+"""Whether a card is in the hand: a Python bool for a concrete hand, a Z3 Boolean for a symbolic one."""
+
+
+@dataclass(frozen=True)
+class WitnessArrangement:
+    """An arrangement read off a model: melds (cards in playing order), deadwood, discard."""
+
+    melds: tuple[tuple[Card, ...], ...]
+    deadwood_cards: tuple[Card, ...]
+    deadwood: int
+    discard: Card | None
+
+
+def _and(items: list[Presence]) -> Presence:
+    if any(i is False for i in items):
+        return False
+    rest = [i for i in items if i is not True]
+    if not rest:
+        return True
+    return rest[0] if len(rest) == 1 else z3.And(*rest)
+
+
+def _or(items: list[Presence]) -> Presence:
+    if any(i is True for i in items):
+        return True
+    rest = [i for i in items if i is not False]
+    if not rest:
+        return False
+    return rest[0] if len(rest) == 1 else z3.Or(*rest)
+
+
+class ArrangementEncoding:
+    """Variables and constraints describing every arrangement of the cards present.
+
+    ``present`` maps cards to their presence (cards missing from the mapping are absent), or is
+    an iterable of the cards of a concrete hand. ``discard=True`` adds the choice of exactly one
+    card to discard before arranging. ``name`` prefixes the variable names, so that two
+    encodings can share a solver.
+    """
+
+    def __init__(
+        self,
+        present: Mapping[Card, Presence] | Iterable[Card],
+        rules: MeldParams,
+        *,
+        discard: bool = False,
+        name: str = "",
+    ) -> None:
+        if isinstance(present, Mapping):
+            held = {c: p for c, p in present.items() if p is not False}
+        else:
+            held = dict.fromkeys(present, True)
+        self.rules = rules
+        self.present: dict[Card, Presence] = held
+        self.cards: tuple[Card, ...] = tuple(sorted(held))
+        self.set_var = {c: z3.Bool(f"{name}set_{c}") for c in self.cards}
+        self.run_var = {c: z3.Bool(f"{name}run_{c}") for c in self.cards}
+        self.discard_var = (
+            {c: z3.Bool(f"{name}discard_{c}") for c in self.cards} if discard else {}
+        )
+        self.high_var: dict[Card, z3.BoolRef] = {}
+        if line_size(rules) > NUM_RANKS:
+            self.high_var = {c: z3.Bool(f"{name}high_{c}") for c in self.cards if rank_of(c) == 0}
+        self.kept: dict[Card, Presence] = {}
+        for c in self.cards:
+            if discard:
+                self.kept[c] = _and([held[c], z3.Not(self.discard_var[c])])
+            else:
+                self.kept[c] = held[c]
+        self.constraints: list[z3.BoolRef] = []
+        self._build()
+        self.dead_terms: list[tuple[z3.BoolRef, int]] = []
+        for c in self.cards:
+            covered = z3.Or(self.set_var[c], self.run_var[c])
+            lit = _and([self.kept[c], z3.Not(covered)])
+            if lit is not False:
+                value = rank_value(rank_of(c), rules)
+                self.dead_terms.append((z3.BoolVal(True) if lit is True else lit, value))
+
+    # -- construction ---------------------------------------------------------------------------
+
+    def _occupied(self, suit: int, position: int) -> Presence:
+        """Is this position of the suit's line held by a run card?"""
+        card = suit * NUM_RANKS + rank_at(position)
+        if card not in self.run_var:
+            return False
+        run = self.run_var[card]
+        high = self.high_var.get(card)
+        if high is None:
+            return run
+        return z3.And(run, high) if position >= NUM_RANKS else z3.And(run, z3.Not(high))
+
+    def _build(self) -> None:
+        add = self.constraints.append
+        rules = self.rules
+        wins = windows(rules)
+        for c in self.cards:
+            s, r, k = self.set_var[c], self.run_var[c], self.kept[c]
+            if k is not True:
+                add(z3.Implies(s, k) if k is not False else z3.Not(s))
+                add(z3.Implies(r, k) if k is not False else z3.Not(r))
+            add(z3.Not(z3.And(s, r)))
+            same_rank = [self.set_var[d] for d in self.cards if rank_of(d) == rank_of(c)]
+            if len(same_rank) < 3:
+                add(z3.Not(s))
+            else:
+                add(z3.Implies(s, z3.AtLeast(*same_rank, 3)))
+            suit = suit_of(c)
+            options: list[Presence] = []
+            for pos in positions_of(rank_of(c), rules):
+                for w in wins:
+                    if pos in w:
+                        options.append(_and([self._occupied(suit, q) for q in w]))
+            anchored = _or(options)
+            if anchored is False:
+                add(z3.Not(r))
+            elif anchored is not True:
+                add(z3.Implies(r, anchored))
+        if self.discard_var:
+            add(z3.PbEq([(d, 1) for d in self.discard_var.values()], 1))
+            for c, d in self.discard_var.items():
+                if self.present[c] is not True:
+                    add(z3.Implies(d, self.present[c]))
+
+    # -- queries -------------------------------------------------------------------------------
+
+    def deadwood_at_most(self, bound: int) -> z3.BoolRef:
+        """The deadwood of the arrangement is at most ``bound``."""
+        if bound < 0:
+            return z3.BoolVal(False)
+        if not self.dead_terms:
+            return z3.BoolVal(True)
+        return z3.PbLe(self.dead_terms, bound)
+
+    def deadwood(self) -> z3.ArithRef:
+        """The deadwood as an integer expression."""
+        if not self.dead_terms:
+            return z3.IntVal(0)
+        return z3.Sum([z3.If(lit, value, 0) for lit, value in self.dead_terms])
+
+    def witness(self, model: z3.ModelRef) -> WitnessArrangement:
+        """Read the arrangement chosen by ``model``: sets by rank, runs as maximal stretches."""
+
+        def true(x: Presence) -> bool:
+            return x if isinstance(x, bool) else z3.is_true(model.eval(x, model_completion=True))
+
+        kept = [c for c in self.cards if true(self.kept[c])]
+        discard = next((c for c, d in self.discard_var.items() if true(d)), None)
+        melds: list[tuple[Card, ...]] = []
+        for rank in range(NUM_RANKS):
+            group = tuple(c for c in kept if rank_of(c) == rank and true(self.set_var[c]))
+            if group:
+                melds.append(group)
+        size = line_size(self.rules)
+        for suit in range(4):
+            held = [true(self._occupied(suit, p)) for p in range(size)]
+            melds.extend(
+                tuple(suit * NUM_RANKS + rank_at(p) for p in stretch)
+                for stretch in _stretches(held, is_circular(self.rules))
+            )
+        covered = {c for m in melds for c in m}
+        dead = tuple(c for c in kept if c not in covered)
+        value = sum(rank_value(rank_of(c), self.rules) for c in dead)
+        return WitnessArrangement(tuple(melds), dead, value, discard)
+
+
+def _stretches(held: list[bool], circular: bool) -> list[list[int]]:
+    """Maximal stretches of consecutive held positions (wrapping around on a circle)."""
+    size = len(held)
+    if all(held):
+        return [list(range(size))]
+    order = list(range(size))
+    if circular:
+        start = held.index(False)
+        order = [(start + k) % size for k in range(size)]
+    out: list[list[int]] = []
+    current: list[int] = []
+    for p in order:
+        if held[p]:
+            current.append(p)
+        elif current:
+            out.append(current)
+            current = []
+    if current:
+        out.append(current)
+    return out
+
+
+def symbolic_hand(name: str = "hand") -> dict[Card, z3.BoolRef]:
+    """One Z3 Boolean per card of the deck: a hand about which nothing is assumed."""
+    return {c: z3.Bool(f"{name}_{c}") for c in range(NUM_CARDS)}

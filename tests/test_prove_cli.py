@@ -1,0 +1,71 @@
+"""``ginspec prove``: exit codes, text and JSON (FORMAL.CERTIFICATE)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from ginspec.conformance.cli import main
+
+HAND = ["7H", "7D", "7S", "8C", "9C", "TC", "2S", "3D", "4H", "KD"]
+
+
+def test_reference_claim_is_proved(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["prove", *HAND]) == 0
+    out = capsys.readouterr().out
+    assert "PROVED" in out and "19" in out and "18 or less" in out
+
+
+def test_claim_too_high_shows_a_lower_arrangement(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["prove", *HAND, "--claim", "22"]) == 1
+    out = capsys.readouterr().out
+    assert "too high" in out and "= 19" in out
+
+
+def test_claim_too_low_says_none_reaches_it(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["prove", *HAND, "--claim", "10"]) == 1
+    out = capsys.readouterr().out
+    assert "too low" in out and "no arrangement" in out
+
+
+def test_eleven_cards_json(capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["prove", "AC", "2C", "3C", "4D", "4H", "4S", "5S", "6S", "7S", "8S", "KD", "--json"])
+    assert code == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["optimum"] == 0 and data["gin"] is True and data["witness"]["discard"] == "KD"
+    assert data["outcome"] == "proved" and data["question"] == "deadwood-after-discard"
+
+
+def test_knock_limit(capsys: pytest.CaptureFixture[str]) -> None:
+    hand = [*HAND, "5H"]  # best discard KD leaves 3D 4H 5H 2S = 14
+    assert main(["prove", *hand, "--knock-limit", "10"]) == 0
+    assert "may not knock" in capsys.readouterr().out
+    assert main(["prove", *hand, "--claim", "14", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["can_knock"] is False
+
+
+def test_variant_flags(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["prove", "KS", "AS", "2S", "--wraparound", "--claim", "0"]) == 0
+    assert main(["prove", "KS", "AS", "2S", "--claim", "0"]) == 1
+    capsys.readouterr()
+
+
+@pytest.mark.parametrize(
+    ("argv", "needle"),
+    [
+        (["prove"], "no cards"),
+        (["prove", "7H", "ZZ"], "ZZ"),
+        (["prove", "7H", "7H"], "duplicate"),
+        (["prove", "7H", "--claim", "-3"], "never negative"),
+        (["prove", "7H", "--knock-limit", "5"], "11-card"),
+        (["prove", "7H", "--claim", "x"], "--claim"),
+        (["prove", *HAND, "5H", "--knock-limit", "99"], "99"),
+    ],
+)
+def test_bad_input_is_one_line_exit_2(
+    argv: list[str], needle: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("ginspec: error:") and needle in err
