@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 
 import pytest
-
 from ginspec.spec.cards import parse_cards
 from ginspec.spec.errors import HandSizeError, MeldError
 from ginspec.spec.formal import (

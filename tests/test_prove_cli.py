@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 
 import pytest
-
 from ginspec.conformance.cli import main
 
 HAND = ["7H", "7D", "7S", "8C", "9C", "TC", "2S", "3D", "4H", "KD"]

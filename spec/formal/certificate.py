@@ -20,7 +20,6 @@ from dataclasses import dataclass
 from typing import Any, Final, Literal
 
 import z3
-
 from ginspec.spec.cards import Card, card_str, parse_cards
 from ginspec.spec.errors import GinspecError, HandSizeError, MeldError
 from ginspec.spec.formal.definition import arrangement_deadwood

@@ -24,9 +24,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from typing import TypeAlias
 
 import z3
-
 from ginspec.spec.cards import NUM_CARDS, NUM_RANKS, Card, rank_of, suit_of
 from ginspec.spec.formal.rules import (
     MeldParams,
@@ -38,7 +38,7 @@ from ginspec.spec.formal.rules import (
     windows,
 )
 
-Presence = bool | z3.BoolRef
+Presence: TypeAlias = bool | z3.BoolRef
 """Whether a card is in the hand: a Python bool for a concrete hand, a Z3 Boolean for a symbolic one."""
 
 
@@ -58,7 +58,8 @@ def _and(items: list[Presence]) -> Presence:
     rest = [i for i in items if i is not True]
     if not rest:
         return True
-    return rest[0] if len(rest) == 1 else z3.And(*rest)
+    out: Presence = rest[0] if len(rest) == 1 else z3.And(*rest)
+    return out
 
 
 def _or(items: list[Presence]) -> Presence:
@@ -67,7 +68,8 @@ def _or(items: list[Presence]) -> Presence:
     rest = [i for i in items if i is not False]
     if not rest:
         return False
-    return rest[0] if len(rest) == 1 else z3.Or(*rest)
+    out: Presence = rest[0] if len(rest) == 1 else z3.Or(*rest)
+    return out
 
 
 class ArrangementEncoding:
