@@ -17,6 +17,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Final, Literal, TypeAlias
 
 from ginspec.reference.layoffs import (
+    KNOCKER,
     Declaration,
     Defence,
     Layoff,
@@ -27,6 +28,7 @@ from ginspec.reference.layoffs import (
     best_knocker_layoffs,
     check_declaration,
     defences,
+    fit_failure,
     legal_declarations,
 )
 from ginspec.reference.melds import Cards, Meld, MeldKind, check_meld, min_deadwood, to_mask
@@ -282,6 +284,32 @@ def _layoff_step(onto: Meld, layoff: Layoff, who: str, rules: ShowdownRules) -> 
     return clause, f"{who} lays off {card_str(layoff.card)} onto {onto}"
 
 
+def _blocked_layoffs(
+    decl: Declaration, defence: Defence, defender: Cards, rules: ShowdownRules
+) -> list[Step]:
+    """Trail lines for layoffs a rule kept the defender from making: against gin
+    (LAYOFF.AFTER-GIN), or chains under ``original_melds_only`` (LAYOFF.CHAIN, by comparing with
+    the best defence if chains were allowed)."""
+    steps: list[Step] = []
+    if decl.gin and rules.layoff_after_gin == "forbidden":
+        for card in defence.deadwood_cards:
+            for meld in defence.table:
+                if meld.owner == KNOCKER and fit_failure(meld, card, rules) is None:
+                    steps.append(("LAYOFF.AFTER-GIN", f"{card_str(card)} would extend {meld}, "
+                                                      "but there are no layoffs against gin"))
+        return steps or [("LAYOFF.AFTER-GIN", "no layoffs against gin")]
+    if rules.layoff_chain == "original_melds_only" and not (decl.gin and rules.layoff_after_gin
+                                                             == "forbidden"):
+        chained = best_defence(decl.melds, defender, replace(rules, layoff_chain="unlimited"),
+                               gin=decl.gin)
+        if chained.deadwood < defence.deadwood:
+            lays = " ".join(card_str(x.card) for x in chained.layoffs)
+            steps.append(("LAYOFF.CHAIN", f"only the melds as first spread take layoffs: with "
+                                          f"chained layoffs ({lays}) the defender would keep "
+                                          f"{chained.deadwood}, not {defence.deadwood}"))
+    return steps
+
+
 _SCORE_CLAUSE: Final = {
     "knock": "SCORE.KNOCK",
     "undercut": "SCORE.UNDERCUT",
@@ -316,14 +344,16 @@ def _ruling(
         ))
     trail.append(("SHOWDOWN.DECLARATION",
                   f"knocker declares {decl}: deadwood {decl.deadwood} (limit {rules.knock_limit})"))
+    if rules.knocker_must_meld_maximally:
+        trail.append(("SHOWDOWN.DECLARATION.MAXIMAL",
+                      "the knocker must meld as far as possible: this is his least deadwood"))
     if decl.gin:
         trail.append(("KNOCK.GIN", "no deadwood: " + ("big gin" if decl.big_gin else "gin")))
-        if rules.layoff_after_gin == "forbidden":
-            trail.append(("LAYOFF.AFTER-GIN", "no layoffs against gin"))
     melds = " / ".join(str(m) for m in defence.melds) or "no melds"
     trail.append(("SHOWDOWN.DEFENDER-SPREAD", f"defender spreads {melds}"))
     for layoff in defence.layoffs:
         trail.append(_layoff_step(defence.table[layoff.target].original, layoff, "defender", rules))
+    trail.extend(_blocked_layoffs(decl, defence, position.defender, rules))
     for layoff in reply.knocker_layoffs:
         trail.append(("LAYOFF.KNOCKER", "the knocker may lay off (knocker_may_lay_off)"))
         trail.append(_layoff_step(defence.table[layoff.target].original, layoff, "knocker", rules))

@@ -178,3 +178,17 @@ def test_best_play_matches_brute_force(position: tuple[list[int], list[int]], pr
     ruling = adjudicate(knocker, defender, rules)
     assert ruling.points is not None and best_net is not None
     assert ruling.points[0] - ruling.points[1] == best_net
+
+
+def test_trail_names_the_rule_that_blocked_layoffs() -> None:
+    gin = adjudicate_position(position("4H 5H 6H 7H 9C 9D 9S JD QD KD",
+                                       "8H 9H 3C 3D 3S 2S 5C KC 6D 4S"))
+    blocked = [t for c, t in gin.trail if c == "LAYOFF.AFTER-GIN"]
+    assert blocked == ["8H would extend 4H 5H 6H 7H, but there are no layoffs against gin",
+                       "9H would extend 9C 9D 9S, but there are no layoffs against gin"]
+    no_chain = adjudicate_position(position("AS AC AD TC TD TH JS QS KS 2H",
+                                            "4S 4C 4D 4H 5S 5C 5D 5H 9S TS", NO_CHAIN))
+    # C07: TS goes on, 9S cannot follow; with chains the defender would have reached 0.
+    assert [c for c, _ in no_chain.trail].count("LAYOFF.CHAIN") == 1
+    assert "would keep 0, not 9" in dict(no_chain.trail)["LAYOFF.CHAIN"]
+

@@ -101,4 +101,4 @@ def print_ruling(ruling: Ruling, profile: str, out: TextIO) -> None:
         print("points:      none (the rules give no score for an illegal knock)", file=out)
     print("trail:", file=out)
     for clause, text in ruling.trail:
-        print(f"  {clause:<26} {text}", file=out)
+        print(f"  {clause:<29} {text}", file=out)
