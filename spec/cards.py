@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Final, TypeAlias
 
+from ginspec.spec.clauses import implements
 from ginspec.spec.errors import CardError, DuplicateCardError
 
 Card: TypeAlias = int
@@ -42,6 +43,7 @@ TEN: Final[Rank] = 9
 KING: Final[Rank] = 12
 
 
+@implements("CARD.ENCODING")
 def make_card(rank: Rank, suit: Suit) -> Card:
     """The card of ``rank`` and ``suit`` (CARD.ENCODING)."""
     if not (0 <= rank < NUM_RANKS and 0 <= suit < NUM_SUITS):
@@ -59,6 +61,7 @@ def suit_of(card: Card) -> Suit:
     return card // NUM_RANKS
 
 
+@implements("CARD.VALUE")
 def card_value(card: Card, ace_value: int = 1) -> int:
     """Deadwood value (CARD.VALUE): ace 1 (or ``ace_value``), 2-9 face, T J Q K 10."""
     rank = card % NUM_RANKS
@@ -67,6 +70,7 @@ def card_value(card: Card, ace_value: int = 1) -> int:
     return min(rank + 1, 10)
 
 
+@implements("CARD.NOTATION")
 def card_str(card: Card) -> str:
     """Canonical two-character text of ``card``, e.g. ``'TS'`` (CARD.NOTATION)."""
     if not 0 <= card < NUM_CARDS:
@@ -80,6 +84,7 @@ _SUIT_ALIASES: Final = {c: i for i, c in enumerate(SUIT_CHARS)} | {
 } | {"♧": 0, "♢": 1, "♡": 2, "♤": 3}
 
 
+@implements("CARD.NOTATION")
 def parse_card(token: str) -> Card:
     """Parse one card token (CARD.NOTATION).
 
@@ -104,6 +109,7 @@ def split_tokens(text: str) -> list[str]:
     return [t for t in text.replace(",", " ").split() if t]
 
 
+@implements("CARD.DECK")
 def parse_cards(tokens: str | Iterable[str], *, distinct: bool = True) -> list[Card]:
     """Parse card tokens (a string or an iterable of tokens) in order.
 
@@ -140,6 +146,7 @@ def cards_of(mask: CardMask) -> list[Card]:
     return cards
 
 
+@implements("CARD.RANK-ORDER")
 def sort_key(card: Card) -> tuple[int, int]:
     """Display order: by suit C D H S, then rank ace low."""
     return (card // NUM_RANKS, card % NUM_RANKS)
