@@ -44,11 +44,7 @@ CHAPTERS: Final = SPEC / "chapters"
 OWNED_CHAPTERS: Final = ("01-cards", "02-melds", "03-deadwood", "04-knock-eligibility")
 """The spec-writer's chapters: each testable clause needs an example or implementing code."""
 
-PENDING_CHAPTER_WORDS: Final = {
-    "ACTION": "chapter 15, actions and observations (engine)",
-    "OBSERVATION": "chapter 15, actions and observations (engine)",
-    "TRACE": "chapter 15, actions and observations (engine)",
-}
+PENDING_CHAPTER_WORDS: Final[dict[str, str]] = {}
 """Chapter words of chapters not yet written. Code may cite ``WORD.ANYTHING`` only while no clause
 with that chapter word exists: as soon as the chapter lands, every citation must resolve."""
 

@@ -12,6 +12,8 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 import pytest
+from example_kinds_engine import CHECKS as ENGINE_CHECKS
+from example_kinds_engine import FIELDS as ENGINE_FIELDS
 from example_kinds_rules import CHECKS as RULES_CHECKS
 from example_kinds_rules import FIELDS as RULES_FIELDS
 from example_kinds_showdown import CHECKS as SHOWDOWN_CHECKS
@@ -225,6 +227,8 @@ FIELDS.update(RULES_FIELDS)
 CHECKS.update(RULES_CHECKS)
 FIELDS.update(SHOWDOWN_FIELDS)
 CHECKS.update(SHOWDOWN_CHECKS)
+FIELDS.update(ENGINE_FIELDS)  # chapter 15: action, play
+CHECKS.update(ENGINE_CHECKS)
 
 EXAMPLES = list(registry().examples())
 

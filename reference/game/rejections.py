@@ -33,8 +33,6 @@ class Code(Enum):
     """The card just taken from the discard pile may not be discarded this turn."""
     KNOCK_OVER_LIMIT = "KNOCK_OVER_LIMIT"
     """After this discard the best deadwood is above the knock limit."""
-    KNOCK_ON_WALL_DRAW = "KNOCK_ON_WALL_DRAW"
-    """The player who drew the wall card may not knock (knock_on_wall_draw = false)."""
     BIG_GIN_NOT_PLAYED = "BIG_GIN_NOT_PLAYED"
     """Big gin is not part of this ruleset (big_gin_bonus = 0)."""
     BIG_GIN_NOT_MELDED = "BIG_GIN_NOT_MELDED"
@@ -86,7 +84,6 @@ CLAUSE_OF: dict[Code, str] = {
     Code.UPCARD_REFUSED: C.FIRST_TURN_BOTH_PASS,
     Code.DISCARD_OF_TAKEN_CARD: C.DISCARD_TAKEN_CARD,
     Code.KNOCK_OVER_LIMIT: C.KNOCK_ELIGIBLE,
-    Code.KNOCK_ON_WALL_DRAW: C.WALL_LAST_DRAW,
     Code.BIG_GIN_NOT_PLAYED: C.BIG_GIN,
     Code.BIG_GIN_NOT_MELDED: C.BIG_GIN_SHAPE,
     Code.GIN_COMPULSORY: C.GIN_COMPULSORY,

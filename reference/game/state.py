@@ -321,9 +321,6 @@ class HandState:
             self._gin_ok = ok
         return self._gin_ok
 
-    def _knock_allowed_now(self) -> bool:
-        return not self.wall_draw or self.rules.knock_on_wall_draw
-
     def observe(self, player: int) -> Observation:
         """Player ``player``'s view (OBSERVATION.PLAYER)."""
         from ginspec.reference.game.observation import observe
@@ -396,9 +393,6 @@ class HandState:
                 if self.rules.gin_compulsory and self.gin_available():
                     self._reject(Code.GIN_COMPULSORY, "gin is possible and compulsory", action)
                 return None
-            if not self._knock_allowed_now():
-                self._reject(Code.KNOCK_ON_WALL_DRAW, "the player who drew the wall card may "
-                             "not knock", action)
             after = self.after_discard()
             if card not in after or after[card] > self.knock_limit:
                 best = min_deadwood(self.hands[p] ^ (1 << card), self.rules.meld_rules)
@@ -413,9 +407,6 @@ class HandState:
             if self.rules.big_gin_bonus <= 0:
                 self._reject(Code.BIG_GIN_NOT_PLAYED, "big gin is not played (big_gin_bonus = 0)",
                              action)
-            if not self._knock_allowed_now():
-                self._reject(Code.KNOCK_ON_WALL_DRAW, "the player who drew the wall card may "
-                             "not knock", action)
             if not self._big_gin_shape():
                 self._reject(Code.BIG_GIN_NOT_MELDED, "not all eleven cards are in melds", action)
             return None
@@ -663,15 +654,14 @@ class HandState:
                 for c in hand:
                     if self._discardable(c):
                         yield A.DISCARDS[c]
-            if self._knock_allowed_now():
-                after = self.after_discard()
-                for c in hand:
-                    d = after.get(c)
-                    if d is not None and d <= self.knock_limit and self._discardable(c) \
-                            and (not forced or d == 0):
-                        yield A.KNOCKS[c]
-                if self.rules.big_gin_bonus > 0 and after and self._big_gin_shape():
-                    yield A.BIG_GIN
+            after = self.after_discard()
+            for c in hand:
+                d = after.get(c)
+                if d is not None and d <= self.knock_limit and self._discardable(c) \
+                        and (not forced or d == 0):
+                    yield A.KNOCKS[c]
+            if self.rules.big_gin_bonus > 0 and after and self._big_gin_shape():
+                yield A.BIG_GIN
         elif phase is Phase.RESHUFFLE:
             yield self.chance_action()
         elif phase is Phase.DECLARE:
