@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 from ginspec.reference.adjudicate import Position, adjudicate, adjudicate_position, outcome_of
-from ginspec.reference.layoffs import ShowdownRules
+from ginspec.reference.layoffs import ShowdownRules, apply_layoff, table_of
 from ginspec.reference.melds import Meld, all_melds
 from ginspec.reference.scoring import hand_points
 from ginspec.spec.cards import card_str, parse_cards
@@ -192,3 +192,28 @@ def test_trail_names_the_rule_that_blocked_layoffs() -> None:
     assert [c for c, _ in no_chain.trail].count("LAYOFF.CHAIN") == 1
     assert "would keep 0, not 9" in dict(no_chain.trail)["LAYOFF.CHAIN"]
 
+
+
+@given(knock_positions(), st.sampled_from(["openspiel", "pagat"]))
+def test_knocker_layoffs_never_hurt_the_knocker(position: tuple[list[int], list[int]],
+                                                profile: str) -> None:
+    """With knocker_may_lay_off the defender still has every reply he had without it, and the
+    knocker's layoffs only add options: the knocker's net cannot fall (SHOWDOWN.BEST-PLAY). The
+    reported layoffs must replay legally and leave the reported deadwood."""
+    knocker, defender = position
+    assume(len(knocker) == 10 and brute_min_deadwood(knocker) <= 10)
+    plain = adjudicate(knocker, defender, ruleset(profile))
+    rules = ruleset(profile, {"knocker_may_lay_off": True})
+    both = adjudicate(knocker, defender, rules)
+    assert plain.points is not None and both.points is not None
+    assert both.points[0] - both.points[1] >= plain.points[0] - plain.points[1]
+    assert both.declaration is not None and both.defence is not None
+    srules = ShowdownRules.from_params(rules)
+    table = table_of(both.declaration.melds)
+    for layoff in both.defence.layoffs:
+        table = apply_layoff(table, layoff, srules, "defender", both.declaration.gin)
+    table = (*table, *table_of((), both.defence.melds))
+    for layoff in both.knocker_layoffs:
+        table = apply_layoff(table, layoff, srules, "knocker", both.declaration.gin)
+    left = set(both.declaration.deadwood_cards) - {x.card for x in both.knocker_layoffs}
+    assert both.knocker_deadwood == value(sorted(left))
