@@ -106,11 +106,11 @@ EXPECTED = {
     "openspiel": dict(  # gin_rummy.h / gin_rummy.cc
         gin_bonus=25, undercut_bonus=25, undercut_on_tie="no_score", knock_limit=10,
         discard_taken_card="always", wall_action="take_and_knock_any_discard", oklahoma=False,
-        oklahoma_ace="gin_only",
+        oklahoma_ace="gin_only", take_and_return_void=True, discard_take_cap=50,
     ),
     "rlcard": dict(  # settings.py / judge.py / guidelines
         first_turn="eleven_card_start", gin_compulsory=True, discard_taken_card="never",
-        undercut_bonus=25, undercut_on_tie="undercut", wall_action="take_and_knock_other_discard",
+        undercut_bonus=25, undercut_on_tie="undercut", wall_action="take_and_play_on",
     ),
     "straight": dict(knock_limit=0, gin_bonus=25),
     "round-the-corner": dict(
@@ -189,6 +189,8 @@ def test_repr_is_valid_python(rules: Ruleset) -> None:
         ("pagat", {"discard_taken_card": "only_at_wall"}, "take_and_knock_any_discard"),
         ("pagat", {"wall_action": "take_and_knock_any_discard"}, "cannot be never"),
         ("pagat", {"knock_on_wall_draw": False, "wall_action": "reshuffle"}, "wall_action=void"),
+        ("pagat", {"take_and_return_void": True}, "discard_taken_card other than never"),
+        ("pagat", {"discard_take_cap": 101}, "outside"),
     ],
 )
 def test_bad_rulesets_are_errors(name: str, overrides: dict[str, object], needle: str) -> None:
