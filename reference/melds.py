@@ -223,39 +223,113 @@ def _tables(rules: MeldRules) -> SuitTables:
     return _STANDARD_TABLES if rules is STANDARD else suit_tables(rules)
 
 
-def _set_choices(s: tuple[int, int, int, int], three: int) -> list[tuple[int, int, int, int]]:
-    """The suit masks left after every choice of set cards for the ranks in ``three``.
+_COLUMN = 1 | 1 << 13 | 1 << 26 | 1 << 39
+"""One bit per suit at rank 0: ``mask >> r & _COLUMN`` shows which suits hold rank ``r``."""
+
+
+def _build_set_removals() -> tuple[dict[int, tuple[CardMask, ...]], ...]:
+    """Table: ``_SET_REMOVALS[r][mask >> r & _COLUMN]`` lists the ways to take the set cards of
+    rank ``r`` out of a hand holding that rank in three or four suits, as masks to XOR away: no
+    set, all the cards of the rank, and (with four) each three of the four (MELD.SET). A rank
+    holds at most one set, since two would need six cards.
+    """
+    tables = []
+    for rank in range(NUM_RANKS):
+        options: dict[int, tuple[CardMask, ...]] = {}
+        for held in range(16):
+            suits = [q for q in range(4) if held >> q & 1]
+            if len(suits) < 3:
+                continue
+            column = sum(1 << (NUM_RANKS * q) for q in suits)
+            choices = [0, column]
+            if len(suits) == 4:
+                choices.extend(column ^ 1 << (NUM_RANKS * q) for q in suits)
+            options[column] = tuple(c << rank for c in choices)
+        tables.append(options)
+    return tuple(tables)
+
+
+_SET_REMOVALS = _build_set_removals()
+_STANDARD_DEAD = _STANDARD_TABLES.dead
+_STANDARD_GAIN = _STANDARD_TABLES.gain
+
+
+def _set_card_choices(mask: CardMask, ranks: int) -> list[CardMask]:
+    """The hand minus its set cards, for every choice of sets at the ranks in ``ranks``.
 
     Set cards are always covered, so only what stays in the suits matters for the runs.
     """
-    choices = [s]
-    for rank in _bits(three):
-        bit = 1 << rank
-        grown = []
-        for masks in choices:
-            grown.append(masks)
-            for option in _set_options(rank, masks)[1:]:
-                m = list(masks)
-                for q in option:
-                    m[q] ^= bit
-                grown.append((m[0], m[1], m[2], m[3]))
-        choices = grown
+    choices = [mask]
+    while ranks:
+        low = ranks & -ranks
+        rank = low.bit_length() - 1
+        options = _SET_REMOVALS[rank][mask >> rank & _COLUMN]
+        choices = [m ^ o for m in choices for o in options]
+        ranks ^= low
     return choices
+
+
+def _min_deadwood_with_sets(mask: CardMask, three: int, quads: int, dead: Sequence[int]) -> int:
+    """Least deadwood when some ranks are held three or four times (``three``; ``quads`` of them
+    four times): every choice of set cards, the last rank's choice worked out in closed form.
+
+    At the last rank ``r``, taking the card of suit ``q`` out changes only suit ``q``'s run
+    deadwood, by ``e[q]`` (0 for a suit without rank ``r``). No set adds 0; a set of every card
+    of the rank adds ``sum(e)``; with four, leaving suit ``q``'s card out adds ``sum(e) - e[q]``,
+    least for the largest ``e[q]``. The rank with four cards, if any, is taken last: it has the
+    most choices (six).
+    """
+    last = (quads or three) & -(quads or three)
+    four = bool(quads & last)
+    keep = SUIT_BITS ^ last
+    best = 1 << 30
+    for m in _set_card_choices(mask, three ^ last):
+        a, b, c, e = m & SUIT_BITS, m >> 13 & SUIT_BITS, m >> 26 & SUIT_BITS, m >> 39
+        da, db, dc, de = dead[a], dead[b], dead[c], dead[e]
+        ea, eb, ec, ee = dead[a & keep] - da, dead[b & keep] - db, dead[c & keep] - dc, dead[e & keep] - de
+        total = ea + eb + ec + ee
+        if four:
+            total = min(0, total, total - max(ea, eb, ec, ee))
+        elif total > 0:
+            total = 0
+        total += da + db + dc + de
+        if total < best:
+            best = total
+    return best
+
+
+_BIT_LOOKUP = _BIT_OF.__getitem__
+"""Card -> its bit. The hot paths build a mask as ``sum(map(_BIT_LOOKUP, cards))``, check
+the number of bits against ``len(cards)`` and fall back to :func:`to_mask` (which names the bad
+or repeated card) on any failure; ``len`` comes first so a generator is never half consumed."""
 
 
 @implements("DEADWOOD.MINIMUM")
 def min_deadwood(cards: Cards, rules: MeldRules = STANDARD) -> int:
-    """The least deadwood of the hand over all arrangements into disjoint melds."""
-    mask = to_mask(cards)
-    t = _tables(rules)
-    dead = t.dead
-    a, b, c, e = s = (mask & SUIT_BITS, mask >> 13 & SUIT_BITS, mask >> 26 & SUIT_BITS, mask >> 39)
-    three = (a & b & (c | e)) | ((a | b) & c & e)
-    if not three:
+    """The least deadwood of the hand over all arrangements into disjoint melds.
+
+    Without a rank held three times, no card can be in a set, so the answer is the sum of the
+    four suits' run deadwood, read from :attr:`SuitTables.dead` (lemma SUIT-INDEPENDENCE).
+    """
+    try:  # the list -> mask fast path (see _BIT_LOOKUP)
+        n = len(cards)  # type: ignore[arg-type]
+        mask: int = sum(map(_BIT_LOOKUP, cards))  # type: ignore[arg-type]
+    except (KeyError, TypeError):
+        mask = to_mask(cards)
+    else:
+        if mask.bit_count() != n:
+            mask = to_mask(cards)
+    dead = _STANDARD_DEAD if rules is STANDARD else suit_tables(rules).dead
+    a = mask & 0x1FFF  # the four suits' rank masks (SUIT_BITS, as a literal: hot path)
+    b = mask >> 13 & 0x1FFF
+    c = mask >> 26 & 0x1FFF
+    e = mask >> 39
+    if not (a & b & (c | e) | (a | b) & c & e):  # no rank held three times: no set
         return dead[a] + dead[b] + dead[c] + dead[e]
+    three = a & b & (c | e) | (a | b) & c & e
     if three.bit_count() > MAX_ENUMERATED_SET_RANKS and not rules.ace_high_runs:
-        return _min_deadwood_rank_dp(s, rules)
-    return min(dead[w] + dead[x] + dead[y] + dead[z] for w, x, y, z in _set_choices(s, three))
+        return _min_deadwood_rank_dp((a, b, c, e), rules)
+    return _min_deadwood_with_sets(mask, three, three & a & b & c & e, dead)
 
 
 @implements("KNOCK.ELIGIBLE")
@@ -265,21 +339,37 @@ def min_deadwood_after_discard(cards: Cards, rules: MeldRules = STANDARD) -> int
     For a fixed choice of set cards, discarding a card of suit q changes only that suit's run
     deadwood, by ``gain``; so the best discard is the best suit's gain (lemma DISCARD-BY-SUIT).
     """
-    mask = to_mask(cards)
-    if mask == 0:
+    try:  # the list -> mask fast path (see _BIT_LOOKUP)
+        n = len(cards)  # type: ignore[arg-type]
+        mask: int = sum(map(_BIT_LOOKUP, cards))  # type: ignore[arg-type]
+    except (KeyError, TypeError):
+        mask = to_mask(cards)
+    else:
+        if mask.bit_count() != n:
+            mask = to_mask(cards)
+    if not mask:
         raise MeldError("a hand needs at least one card to discard")
-    t = _tables(rules)
-    dead, gain = t.dead, t.gain
-    a, b, c, e = s = (mask & SUIT_BITS, mask >> 13 & SUIT_BITS, mask >> 26 & SUIT_BITS, mask >> 39)
-    three = (a & b & (c | e)) | ((a | b) & c & e)
-    if not three:
+    if rules is STANDARD:
+        dead, gain = _STANDARD_DEAD, _STANDARD_GAIN
+    else:
+        t = suit_tables(rules)
+        dead, gain = t.dead, t.gain
+    a = mask & 0x1FFF  # the four suits' rank masks (SUIT_BITS, as a literal: hot path)
+    b = mask >> 13 & 0x1FFF
+    c = mask >> 26 & 0x1FFF
+    e = mask >> 39
+    if not (a & b & (c | e) | (a | b) & c & e):  # no rank held three times: no set
         return dead[a] + dead[b] + dead[c] + dead[e] - max(gain[a], gain[b], gain[c], gain[e])
+    three = a & b & (c | e) | (a | b) & c & e
     if three.bit_count() > MAX_ENUMERATED_SET_RANKS:
         return min(min_deadwood(mask ^ (1 << card), rules) for card in cards_of(mask))
-    return min(
-        dead[w] + dead[x] + dead[y] + dead[z] - max(gain[w], gain[x], gain[y], gain[z])
-        for w, x, y, z in _set_choices(s, three)
-    )
+    best = 1 << 30
+    for m in _set_card_choices(mask, three):
+        w, x, y, z = m & SUIT_BITS, m >> 13 & SUIT_BITS, m >> 26 & SUIT_BITS, m >> 39
+        total = dead[w] + dead[x] + dead[y] + dead[z] - max(gain[w], gain[x], gain[y], gain[z])
+        if total < best:
+            best = total
+    return best
 
 
 def _min_deadwood_rank_dp(s: Sequence[int], rules: MeldRules) -> int:

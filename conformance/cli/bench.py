@@ -5,6 +5,11 @@
 from Python the same way (``legal_actions()`` / ``apply_action``, chance outcomes sampled). Both
 sides play uniformly random legal actions from seeded generators; a hand runs from the deal to
 its end. Results go to docs/performance.md (section "Game engine").
+
+``ginspec bench melds``: median and p90 µs per hand of the meld engine (minimum deadwood; best
+discard for 11 cards) on random, meld-dense and worst-case hands, next to OpenSpiel's
+``GinRummyUtils.min_deadwood`` on the same hands, every answer cross-checked
+(:mod:`ginspec.conformance.bench.melds`; docs/performance.md, section "Meld engine").
 """
 
 from __future__ import annotations
@@ -134,10 +139,15 @@ def register(sub: Any) -> None:
         help="speed benchmarks side by side with a peer (ginspec bench engine)",
         description="Run a speed benchmark. 'engine': random full hands per second through the "
         "game engine's public API, next to OpenSpiel's gin_rummy driven from Python in the "
-        "same run (if OpenSpiel is installed).",
+        "same run (if OpenSpiel is installed). 'melds': median/p90 microseconds per hand of "
+        "min_deadwood (best discard for 11 cards) on random, meld-dense and worst-case hands, "
+        "next to OpenSpiel's GinRummyUtils.min_deadwood, every answer cross-checked.",
     )
-    p.add_argument("benchmark", choices=["engine"], help="which benchmark")
-    p.add_argument("--hands", type=int, default=300, help="hands per side (default 300)")
+    p.add_argument("benchmark", choices=["engine", "melds"], help="which benchmark")
+    p.add_argument("--hands", type=int, default=None,
+                   help="hands per side (default: engine 300; melds 2000 per random set)")
+    p.add_argument("--reps", type=int, default=20, metavar="R",
+                   help="melds: calls per hand per timing (default 20)")
     p.add_argument("--seed", type=int, default=1, help="seed of the random players and deals")
     p.add_argument("--profile", action="append", default=[], metavar="P",
                    help="engine profile(s) to time (default: openspiel and pagat)")
@@ -148,8 +158,11 @@ def register(sub: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.hands < 1:
+    if args.hands is not None and args.hands < 1:
         raise BenchError(f"--hands: must be at least 1, got {args.hands}")
+    if args.benchmark == "melds":
+        return run_melds(args)
+    args.hands = args.hands or 300
     profiles = args.profile or ["openspiel", "pagat"]
     result = run_engine_bench(args.hands, args.seed, profiles, args.require_peer)
     if args.json:
@@ -167,4 +180,17 @@ def run(args: argparse.Namespace) -> int:
     else:
         print("OpenSpiel not installed: no peer column (pip install 'ginspec[openspiel]')",
               file=sys.stderr)
+    return 0
+
+
+def run_melds(args: argparse.Namespace) -> int:
+    """``ginspec bench melds`` (see :mod:`ginspec.conformance.bench.melds`)."""
+    from ginspec.conformance.bench.melds import format_table, peer_available, run_benchmark
+
+    if args.reps < 1:
+        raise BenchError(f"--reps: must be at least 1, got {args.reps}")
+    if args.require_peer and not peer_available():
+        raise BenchError("OpenSpiel is not installed: pip install 'ginspec[openspiel]'")
+    report = run_benchmark(hands=args.hands or 2000, seed=args.seed, reps=args.reps)
+    print(json.dumps(report, indent=2) if args.json else format_table(report))
     return 0
