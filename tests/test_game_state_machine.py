@@ -22,9 +22,9 @@ from ginspec.reference.game import (
     Kind,
     Phase,
     Rejection,
-    deal_from_seed,
     game_rules,
 )
+from ginspec.reference.game.match import MatchState
 from ginspec.reference.game.rejections import CLAUSE_OF
 from ginspec.reference.game.strategies import GreedyStrategy
 from ginspec.spec.cards import card_str
@@ -77,14 +77,16 @@ class GameMachine(RuleBasedStateMachine):
     def __init__(self) -> None:
         super().__init__()
         self.rules = game_rules(self.params, self.name)
-        self.state: HandState
-        self.scores = [0, 0]
-        self.hands_played = 0
+        self.match: MatchState
+        self.scores = (0, 0)
 
-    @initialize(seed=st.integers(0, 2**32 - 1), dealer=st.sampled_from([0, 1]))
-    def deal(self, seed: int, dealer: int) -> None:
-        self.state = HandState.new(deal_from_seed(seed, dealer), self.rules)
-        self.seed = seed
+    @property
+    def state(self) -> HandState:
+        return self.match.hand
+
+    @initialize(seed=st.integers(0, 2**32 - 1))
+    def deal(self, seed: int) -> None:
+        self.match = MatchState.new(self.rules, seed)
 
     # --- legal play ----------------------------------------------------------------------
 
@@ -92,13 +94,16 @@ class GameMachine(RuleBasedStateMachine):
         before = self.state
         assert action in before.legal_actions(), before.rejection(action)
         mover = before.to_move
-        after = before.apply(action, player=mover)
+        match = self.match.apply(action, player=mover)
+        after = match.hand
         assert _fingerprint(before) == _fingerprint(self.state)  # apply is pure
         self._check_transition(before, action, after)
         event(f"phase {before.phase.value}")
         if after.result is not None:
             event(f"outcome {after.result.outcome.value}")
-        self.state = after
+            if match.is_over:
+                event("match over")
+        self.match = match
 
     def _check_transition(self, b: HandState, a: Action, s: HandState) -> None:
         p = b.to_move
@@ -222,12 +227,43 @@ class GameMachine(RuleBasedStateMachine):
     def next_hand(self, seed: int) -> None:
         result = self.state.result
         assert result is not None
-        for p in (0, 1):
-            assert result.points[p] >= 0
-            self.scores[p] += result.points[p]
+        assert all(x >= 0 for x in result.points)
         assert not list(self.state.legal_actions())
-        self.hands_played += 1
-        self.state = HandState.new(deal_from_seed(seed, self.hands_played % 2), self.rules)
+        if self.match.is_over:
+            final = self.match.final
+            assert final is not None and final.winner in (0, 1)
+            assert final.totals[final.winner] >= self.match.scores[final.winner]
+            self.match = MatchState.new(self.rules, seed)
+            self.scores = (0, 0)
+            return
+        # MATCH.NEXT-DEALER / WALL.REDEAL, re-derived from the parameters.
+        dealer = self.state.dealer
+        if result.winner is None:
+            expected = dealer if self.params["redeal_dealer"] == "same" else 1 - dealer
+        else:
+            expected = {"loser": 1 - result.winner, "winner": result.winner,
+                        "alternate": 1 - dealer}[str(self.params["next_dealer"])]
+        self.match = self.match.next_hand()
+        assert self.state.dealer == expected
+
+    @precondition(lambda self: self.state.to_move in (0, 1))
+    @rule()
+    def observations_hide_hidden_cards(self) -> None:
+        s = self.state
+        for player in (0, 1):
+            obs = s.observe(player)
+            other = 1 - player
+            assert list(obs.hand) == s.hand(player)
+            assert obs.opponent_hand_size == s.hands[other].bit_count()
+            assert all(s.hands[other] >> c & 1 for c in obs.opponent_known)
+            assert obs.stock_size == len(s.stock) and "stock" not in obs.to_json()
+            assert len(obs.history) == len(s.history)
+            if s.knock_card is not None:
+                assert (obs.knock_card is not None) is (player == s.knocker)
+            for step, (mover, action) in zip(obs.history, s.history, strict=True):
+                if action.kind is Kind.DRAW_STOCK and mover != player:
+                    assert step.card is None
+            assert bool(obs.legal_actions) is (s.to_move == player)
 
     # --- invariants ----------------------------------------------------------------------------
 
@@ -275,7 +311,9 @@ class GameMachine(RuleBasedStateMachine):
 
     @invariant()
     def scores_never_decrease(self) -> None:
-        assert all(x >= 0 for x in self.scores)
+        now = self.match.scores
+        assert now[0] >= self.scores[0] and now[1] >= self.scores[1]
+        self.scores = now
 
 
 def _machine(name: str, params: Mapping[str, Value]) -> type[GameMachine]:

@@ -98,6 +98,8 @@ def _replay(state: HandState) -> list[HandState]:
 def public_history(state: HandState, observer: int | None) -> tuple[PublicStep, ...]:
     """The moves of the hand as ``observer`` saw them (None: the referee sees every card)."""
     steps: list[PublicStep] = []
+    if not state.history:
+        return ()
     for before, (player, action) in zip(_replay(state), state.history, strict=True):
         text = format_action(action, state.rules.meld_rules)
         card: Card | None = None

@@ -427,8 +427,8 @@ class HandState:
             except S.ShowdownError as exc:
                 self._reject(Code(exc.code), str(exc), action, exc.clause)
         if kind is Kind.LAYOFF:
-            side = "defender" if phase is Phase.DEFENDER_LAYOFF else "knocker"
-            owner = "knocker" if side == "defender" else "defender"
+            side: S.Side = "defender" if phase is Phase.DEFENDER_LAYOFF else "knocker"
+            owner: S.Side = "knocker" if side == "defender" else "defender"
             assert action.card is not None and action.target is not None
             index = S.find_meld(self.table, action.target, owner)
             if index is None:
@@ -665,14 +665,15 @@ class HandState:
         elif phase is Phase.RESHUFFLE:
             yield self.chance_action()
         elif phase is Phase.DECLARE:
-            for d in S.legal_declarations(self.hands[p], self._srules()):
-                yield Action(Kind.DECLARE, melds=A.canonical_melds(m.cards for m in d.melds))
+            for decl in S.legal_declarations(self.hands[p], self._srules()):
+                yield Action(Kind.DECLARE, melds=A.canonical_melds(m.cards for m in decl.melds))
         elif phase is Phase.DEFENDER_MELD:
             for chosen in S.disjoint_meld_sets(self.hands[p], self.rules.meld_rules):
                 yield Action(Kind.MELD, melds=A.canonical_melds(m.cards for m in chosen))
         elif phase is Phase.DEFENDER_LAYOFF or phase is Phase.KNOCKER_LAYOFF:
-            side = "defender" if phase is Phase.DEFENDER_LAYOFF else "knocker"
-            for lay in S.legal_layoffs(self.table, self.dead[p], self._srules(), side, self.gin):
+            layer: S.Side = "defender" if phase is Phase.DEFENDER_LAYOFF else "knocker"
+            for lay in S.legal_layoffs(self.table, self.dead[p], self._srules(), layer,
+                                       self.gin):
                 yield Action(Kind.LAYOFF, card=lay.card, target=lay.anchor)
             yield A.DONE
 
