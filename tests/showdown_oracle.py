@@ -10,8 +10,9 @@ from __future__ import annotations
 from itertools import combinations, product
 
 from ginspec.reference.layoffs import ShowdownRules
-from ginspec.reference.melds import Meld, MeldKind, check_meld
+from ginspec.reference.melds import Meld, MeldKind, all_melds, check_meld
 from ginspec.spec.cards import card_value
+from hypothesis import strategies as st
 
 
 def value(cs: list[int]) -> int:
@@ -94,3 +95,28 @@ def brute_declarations(hand: list[int], limit: int, maximal: bool) -> list[list[
             if dead <= limit and (not maximal or dead == least):
                 out.append(list(combo))
     return out
+
+
+@st.composite
+def knock_positions(draw: st.DrawFn) -> tuple[list[int], list[int]]:
+    """A knocker's ten cards that can knock (two or three melds plus low cards), and a defender
+    with a few cards next to the knocker's melds."""
+    pool = [m for m in all_melds((1 << 52) - 1) if len(m.cards) <= 4]
+    used = 0
+    knocker: list[int] = []
+    for _ in range(draw(st.integers(2, 3))):
+        meld = draw(st.sampled_from(pool))
+        if meld.mask & used or len(knocker) + len(meld.cards) > 10:
+            continue
+        knocker.extend(meld.cards)
+        used |= meld.mask
+    low = [c for c in range(52) if not used >> c & 1 and c % 13 < 4]
+    knocker.extend(draw(st.permutations(low))[: 10 - len(knocker)])
+    taken = set(knocker)
+    near = [c for c in range(52) if c not in taken and any(
+        abs(c - k) == 1 or (c - k) % 13 == 0 for k in knocker)]
+    n_near = draw(st.integers(0, min(4, len(near))))
+    defender = draw(st.permutations(near))[:n_near]
+    rest = [c for c in range(52) if c not in taken and c not in defender]
+    defender += draw(st.permutations(rest))[: 10 - n_near]
+    return knocker, defender

@@ -11,14 +11,20 @@ from __future__ import annotations
 import pytest
 from ginspec.reference.adjudicate import Position, adjudicate, adjudicate_position, outcome_of
 from ginspec.reference.layoffs import ShowdownRules, apply_layoff, table_of
-from ginspec.reference.melds import Meld, all_melds
+from ginspec.reference.melds import Meld
 from ginspec.reference.scoring import hand_points
 from ginspec.spec.cards import card_str, parse_cards
 from ginspec.spec.errors import DuplicateCardError, HandSizeError
 from ginspec.spec.profiles import ruleset
 from hypothesis import assume, given
 from hypothesis import strategies as st
-from showdown_oracle import brute_declarations, brute_defence, brute_min_deadwood, value
+from showdown_oracle import (
+    brute_declarations,
+    brute_defence,
+    brute_min_deadwood,
+    knock_positions,
+    value,
+)
 
 CHAIN = ShowdownRules()
 NO_CHAIN = ShowdownRules(layoff_chain="original_melds_only")
@@ -132,31 +138,6 @@ def test_outcome_of_a_tie(tie_rule: str, outcome: str) -> None:  # digest C01
 
 
 # --- property: best play against brute-force minimax -------------------------------------------
-
-
-@st.composite
-def knock_positions(draw: st.DrawFn) -> tuple[list[int], list[int]]:
-    """A knocker's ten cards that can knock (two or three melds plus low cards), and a defender
-    with a few cards next to the knocker's melds."""
-    pool = [m for m in all_melds((1 << 52) - 1) if len(m.cards) <= 4]
-    used = 0
-    knocker: list[int] = []
-    for _ in range(draw(st.integers(2, 3))):
-        meld = draw(st.sampled_from(pool))
-        if meld.mask & used or len(knocker) + len(meld.cards) > 10:
-            continue
-        knocker.extend(meld.cards)
-        used |= meld.mask
-    low = [c for c in range(52) if not used >> c & 1 and c % 13 < 4]
-    knocker.extend(draw(st.permutations(low))[: 10 - len(knocker)])
-    taken = set(knocker)
-    near = [c for c in range(52) if c not in taken and any(
-        abs(c - k) == 1 or (c - k) % 13 == 0 for k in knocker)]
-    n_near = draw(st.integers(0, min(4, len(near))))
-    defender = draw(st.permutations(near))[:n_near]
-    rest = [c for c in range(52) if c not in taken and c not in defender]
-    defender += draw(st.permutations(rest))[: 10 - n_near]
-    return knocker, defender
 
 
 @given(knock_positions(), st.sampled_from(["openspiel", "pagat", "serbian-online"]))
