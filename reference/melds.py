@@ -359,7 +359,18 @@ def min_deadwood_after_discard(cards: Cards, rules: MeldRules = STANDARD) -> int
     c = mask >> 26 & 0x1FFF
     e = mask >> 39
     if not (a & b & (c | e) | (a | b) & c & e):  # no rank held three times: no set
-        return dead[a] + dead[b] + dead[c] + dead[e] - max(gain[a], gain[b], gain[c], gain[e])
+        # The largest of the four gains, by comparisons (a call to max() costs more here).
+        g = gain[a]
+        h = gain[b]
+        if h > g:
+            g = h
+        h = gain[c]
+        if h > g:
+            g = h
+        h = gain[e]
+        if h > g:
+            g = h
+        return dead[a] + dead[b] + dead[c] + dead[e] - g
     three = a & b & (c | e) | (a | b) & c & e
     if three.bit_count() > MAX_ENUMERATED_SET_RANKS:
         return min(min_deadwood(mask ^ (1 << card), rules) for card in cards_of(mask))
