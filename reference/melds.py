@@ -283,7 +283,8 @@ def _min_deadwood_with_sets(mask: CardMask, three: int, quads: int, dead: Sequen
     four = bool(quads & last)
     keep = SUIT_BITS ^ last
     best = 1 << 30
-    for m in _set_card_choices(mask, three ^ last):
+    head = three ^ last
+    for m in _set_card_choices(mask, head) if head else (mask,):
         a, b, c, e = m & SUIT_BITS, m >> 13 & SUIT_BITS, m >> 26 & SUIT_BITS, m >> 39
         da, db, dc, de = dead[a], dead[b], dead[c], dead[e]
         ea, eb, ec, ee = dead[a & keep] - da, dead[b & keep] - db, dead[c & keep] - dc, dead[e & keep] - de
