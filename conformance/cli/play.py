@@ -66,29 +66,43 @@ def run_play(args: argparse.Namespace) -> int:
         json.dump(trace, sys.stdout, indent=1)
         print()
     else:
-        print_trace(trace, sys.stdout)
+        print_trace(trace, sys.stdout, rules.eleven_card_start)
     return 0
 
 
-def print_trace(trace: dict[str, Any], out: TextIO) -> None:
-    """The readable form of a trace."""
+def print_trace(trace: dict[str, Any], out: TextIO, eleven_card_start: bool = False) -> None:
+    """The readable form of a trace (the referee's view: drawn cards are shown)."""
     names = trace["players"]
+    cut = f" (cut {trace['cut'][0]} / {trace['cut'][1]})" if trace.get("cut") else ""
     print(f"profile {trace['profile']}, seed {trace['seed']}: player 0 = {names[0]}, "
-          f"player 1 = {names[1]}; player {trace['first_dealer']} deals first", file=out)
+          f"player 1 = {names[1]}; player {trace['first_dealer']} deals first{cut}", file=out)
     for hand in trace["hands"]:
         deck = hand["deck"]
         dealer = hand["dealer"]
         print(f"\n== hand {hand['number']} — dealer: player {dealer}", file=out)
         non_dealer = 1 - dealer
-        hands = {non_dealer: deck[0:20:2], dealer: deck[1:20:2]}
+        hands = {non_dealer: deck[0:21:2] if eleven_card_start else deck[0:20:2],
+                 dealer: deck[1:20:2]}
         for p in (0, 1):
             print(f"   player {p} holds {' '.join(sorted(hands[p], key=_order))}", file=out)
-        print(f"   upcard {deck[20]}", file=out)
+        stock = list(deck[21:])
+        pile = [] if eleven_card_start else [deck[20]]
+        if pile:
+            print(f"   upcard {deck[20]}", file=out)
         for step in hand["actions"]:
             who = "referee " if step["player"] == "chance" else f"player {step['player']}"
             text = step["action"]
-            if text.startswith("reshuffle"):
-                text = f"reshuffle ({len(text.split()) - 1} cards into a new stock)"
+            words = text.split()
+            if words[0] == "reshuffle":
+                stock += words[1:]
+                pile = pile[-1:]
+                text = f"reshuffle ({len(words) - 1} discards go under the stock)"
+            elif words[0] == "draw-stock" and stock:
+                text = f"draw-stock ({stock.pop(0)})"
+            elif words[0] in ("take-upcard", "take-discard") and pile:
+                text = f"{words[0]} ({pile.pop()})"
+            elif words[0] == "discard":
+                pile.append(words[1])
             print(f"   {who}: {text}", file=out)
         r = hand["result"]
         if r["outcome"] == "void":
