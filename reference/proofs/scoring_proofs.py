@@ -1,0 +1,165 @@
+"""Proofs about the hand-scoring code itself (chapter 09, OKLAHOMA.SPADES; docs/proven.md).
+
+:func:`ginspec.reference.scoring.hand_score_terms` is written once over an abstract arithmetic; run
+on Z3 terms it yields the exact formulas the reference evaluates on ints. Here Z3 proves, for a
+ruleset (each profile, or every value of the scoring parameters at once) and for ALL deadwood
+values (unbounded integers) that satisfy the preconditions of a legal hand:
+
+* ONE-WINNER — never both sides win; a side with points won the hand; at most one side has
+  points; a hand with no winner scores nothing, and that happens exactly on a tie under
+  ``undercut_on_tie=no_score`` or a gin against 0 deadwood under ``allowed_zero_cancels``;
+* NON-NEGATIVE — points are never negative;
+* GIN-NEVER-UNDERCUT — after gin or big gin the defender never scores and never undercuts;
+* UNDERCUT-EXACTLY — after a knock, an undercut happens iff the knocker's deadwood is higher, or
+  equal with ``undercut_on_tie=undercut`` (read from the ruleset here, as a string);
+* SPADE-DOUBLING — the doubled hand scores exactly twice the undoubled one for both sides, with
+  the same winner; :func:`spade_doubles` says "doubled" exactly for Oklahoma with spade_double on
+  and a spade upcard (all 52 upcards), and :func:`boxes_for` doubles the hand's box exactly under
+  ``hand_and_boxes``.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping
+from typing import Any
+
+import z3
+from ginspec.reference.scoring import (
+    TIE_CODES,
+    boxes_for,
+    hand_score_terms,
+    spade_doubles,
+    z3_arithmetic,
+)
+from ginspec.spec.formal.theorems import TheoremResult
+from ginspec.spec.parameters import Value, complete
+from ginspec.spec.profiles import ruleset
+
+_AR = z3_arithmetic()
+
+
+class _Hand:
+    """Symbolic inputs of one hand and the terms the scoring code makes of them."""
+
+    def __init__(self, rules: Mapping[str, Value] | None, doubled: Any = None, tag: str = "") -> None:
+        self.kd, self.dd, self.outcome = z3.Ints(f"kd{tag} dd{tag} outcome{tag}")
+        self.doubled = z3.Bool(f"doubled{tag}") if doubled is None else doubled
+        pre = [self.kd >= 0, self.dd >= 0, z3.Or(self.outcome == 0, self.outcome == 1, self.outcome == 2),
+               z3.Implies(self.outcome != 0, self.kd == 0)]
+        if rules is None:  # every value of the scoring parameters
+            self.gin, self.big, self.ub, self.tie = z3.Ints("gin big ub tie")
+            self.zero_cancels = z3.Bool("zero_cancels")
+            self.lay_off = z3.Bool("knocker_may_lay_off")
+            self.spade_rule = z3.Bool("spade_rule")
+            self.tie_is_undercut = self.tie == TIE_CODES["undercut"]
+            self.tie_is_no_score = self.tie == TIE_CODES["no_score"]
+            pre += [self.gin >= 0, self.big >= 0, self.ub >= 0, self.tie >= 0, self.tie <= 2,
+                    z3.Implies(self.big == 0, self.outcome != 2)]
+        else:
+            v = complete(rules)
+            self.gin, self.big, self.ub = (int(v["gin_bonus"]), int(v["big_gin_bonus"]),
+                                           int(v["undercut_bonus"]))
+            self.tie = TIE_CODES[str(v["undercut_on_tie"])]
+            self.zero_cancels = z3.BoolVal(v["layoff_after_gin"] == "allowed_zero_cancels")
+            self.lay_off = z3.BoolVal(bool(v["knocker_may_lay_off"]))
+            self.spade_rule = z3.BoolVal(bool(v["oklahoma"]) and v["spade_double"] != "off")
+            self.tie_is_undercut = z3.BoolVal(v["undercut_on_tie"] == "undercut")
+            self.tie_is_no_score = z3.BoolVal(v["undercut_on_tie"] == "no_score")
+            if self.big == 0:
+                pre.append(self.outcome != 2)
+        pre.append(z3.Implies(z3.And(self.outcome == 0, z3.Not(self.lay_off)), self.kd >= 1))
+        pre.append(z3.Implies(self.doubled, self.spade_rule))
+        self.pre = pre
+        self.t = hand_score_terms(_AR, self.outcome, self.kd, self.dd, gin_bonus=self.gin,
+                                  big_gin_bonus=self.big, undercut_bonus=self.ub, tie=self.tie,
+                                  zero_cancels=self.zero_cancels, doubled=self.doubled)
+
+
+def _prove(name: str, scope: str, hand: _Hand, claim: z3.BoolRef, started: float) -> TheoremResult:
+    solver = z3.Solver()
+    solver.add(*hand.pre, z3.Not(claim))
+    result = solver.check()
+    if result == z3.unsat:
+        return TheoremResult(name, True, "z3", scope, None, time.perf_counter() - started)
+    if result == z3.unknown:  # pragma: no cover
+        return TheoremResult(name, False, "z3", scope, f"unknown: {solver.reason_unknown()}")
+    m = solver.model()
+    shown = {str(v): m.eval(v, model_completion=True)
+             for v in (hand.outcome, hand.kd, hand.dd, hand.doubled, hand.t.knocker, hand.t.defender)}
+    return TheoremResult(name, False, "z3", scope, f"{shown}", time.perf_counter() - started)
+
+
+def prove_hand_scoring(profile: str | None) -> list[TheoremResult]:
+    """Every property for one profile's ruleset, or (``None``) for every parameter value at once."""
+    rules = None if profile is None else ruleset(profile)
+    scope = f"profile {profile}, all deadwood values" if profile else \
+        "every gin/big-gin/undercut bonus >= 0, tie rule, zero_cancels, knocker_may_lay_off; all deadwood"
+    h = _Hand(rules)
+    t = h.t
+    knock = h.outcome == 0
+    void = z3.And(z3.Not(t.knocker_wins), z3.Not(t.defender_wins))
+    out = []
+    started = time.perf_counter()
+    out.append(_prove("ONE-WINNER", scope, h, z3.And(
+        z3.Not(z3.And(t.knocker_wins, t.defender_wins)),
+        z3.Implies(t.knocker > 0, t.knocker_wins),
+        z3.Implies(t.defender > 0, t.defender_wins),
+        z3.Or(t.knocker == 0, t.defender == 0),
+        z3.Implies(void, z3.And(t.knocker == 0, t.defender == 0)),
+        void == z3.Or(z3.And(knock, h.kd == h.dd, h.tie_is_no_score),
+                      z3.And(z3.Not(knock), h.zero_cancels, h.dd == 0)),
+    ), started))
+    started = time.perf_counter()
+    out.append(_prove("NON-NEGATIVE", scope, h, z3.And(t.knocker >= 0, t.defender >= 0), started))
+    started = time.perf_counter()
+    out.append(_prove("GIN-NEVER-UNDERCUT", scope, h, z3.Implies(
+        z3.Not(knock), z3.And(z3.Not(t.undercut), t.defender == 0, z3.Not(t.defender_wins))), started))
+    started = time.perf_counter()
+    factor = z3.If(h.doubled, 2, 1)
+    out.append(_prove("UNDERCUT-EXACTLY", scope, h, z3.Implies(knock, z3.And(
+        t.undercut == z3.Or(h.kd > h.dd, z3.And(h.kd == h.dd, h.tie_is_undercut)),
+        t.undercut == t.defender_wins,
+        z3.Implies(t.undercut, t.defender == (h.kd - h.dd + h.ub) * factor),
+        z3.Implies(h.kd < h.dd, t.knocker == (h.dd - h.kd) * factor),
+    )), started))
+    out.append(_spade_doubling(rules, scope))
+    return out
+
+
+def _spade_doubling(rules: Mapping[str, Value] | None, scope: str) -> TheoremResult:
+    started = time.perf_counter()
+    plain = _Hand(rules, doubled=z3.BoolVal(False))
+    doubled = _Hand(rules, doubled=z3.BoolVal(True))
+    same = [plain.kd == doubled.kd, plain.dd == doubled.dd, plain.outcome == doubled.outcome]
+    if rules is None:
+        same += [plain.gin == doubled.gin, plain.big == doubled.big, plain.ub == doubled.ub,
+                 plain.tie == doubled.tie, plain.zero_cancels == doubled.zero_cancels,
+                 plain.lay_off == doubled.lay_off]
+    p, d = plain.t, doubled.t
+    claim = z3.And(d.knocker == 2 * p.knocker, d.defender == 2 * p.defender,
+                   d.knocker_wins == p.knocker_wins, d.defender_wins == p.defender_wins)
+    solver = z3.Solver()
+    solver.add(*plain.pre, *[c for c in doubled.pre if not z3.eq(c, doubled.pre[-1])], *same,
+               z3.Not(claim))
+    if solver.check() != z3.unsat:
+        return TheoremResult("SPADE-DOUBLING", False, "z3", scope, str(solver.model()))
+    if rules is not None:
+        v = complete(rules)
+        says = bool(v["oklahoma"]) and v["spade_double"] != "off"
+        for upcard in [None, *range(52)]:
+            expect = says and upcard is not None and upcard // 13 == 3
+            if spade_doubles(v, upcard) != expect:
+                return TheoremResult("SPADE-DOUBLING", False, "exhaustive", scope,
+                                     f"spade_doubles wrong for upcard {upcard}")
+        for outcome in ("knock", "gin", "big_gin"):
+            for undercut in (False, True):
+                single = boxes_for(v, outcome, undercut, False)
+                double = boxes_for(v, outcome, undercut, True)
+                base = 1 + (1 if v["spade_double"] == "hand_and_boxes" else 0)
+                extra = (1 if undercut else 2 if outcome != "knock" else 0) if v["extra_boxes"] else 0
+                if single != 1 + extra or double != base + 2 * extra:
+                    return TheoremResult("SPADE-DOUBLING", False, "exhaustive", scope,
+                                         f"boxes {outcome} undercut={undercut}: {single}, {double}")
+    return TheoremResult("SPADE-DOUBLING", True, "z3+exhaustive" if rules else "z3", scope, None,
+                         time.perf_counter() - started)

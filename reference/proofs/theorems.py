@@ -1,0 +1,261 @@
+"""The lemmas the reference's optimiser relies on, checked against the formal model
+(docs/proven.md; DEADWOOD.MINIMUM, KNOCK.ELIGIBLE).
+
+:func:`ginspec.reference.melds.min_deadwood` computes, for every choice of set cards, the sum of
+four per-suit table look-ups (:mod:`ginspec.reference.suit_tables`), and the best discard from a
+``gain`` table. That is right if and only if these hold:
+
+* LONG-RUNS-SPLIT — a run of 6 or more cards splits into runs of 3 or more; so (standard rules)
+  the best run cover of a suit is its maximal stretches of 3 or more adjacent cards, as the rank
+  DP assumes;
+* SUIT-INDEPENDENCE — with the set cards fixed, each suit's runs are chosen on their own
+  (model theorem :func:`ginspec.spec.formal.theorems.suit_independence`);
+* RUN-ENUMERATION-COMPLETE — the run patterns are exactly the definition's runs, the cover/dead
+  tables equal the model's per-suit optimum for all 8,192 rank sets, and ``run_partitions`` lists
+  every optimal partition exactly once;
+* SET-CHOICES-COMPLETE — per rank, "none, all, or any three of four" are exactly the possible
+  set-card choices;
+* DISCARD-BY-SUIT — the ``gain`` table is the best one-card drop of each suit, and the set-card
+  choices after a discard are the choices before it that avoid the discarded card.
+
+Each check takes the reference ingredient as an argument (default: the real one), so a test can
+hand it a broken one and watch the theorem fail.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from itertools import combinations
+
+from ginspec.reference import melds as _melds
+from ginspec.reference.meld_rules import MeldRules
+from ginspec.reference.suit_tables import NO_CARD, SuitTables, run_partitions, suit_tables
+from ginspec.spec.cards import NUM_RANKS, format_cards
+from ginspec.spec.formal.definition import (
+    is_run,
+    is_set,
+    rank_set_value,
+    run_rank_masks,
+    suit_optimum,
+)
+from ginspec.spec.formal.rules import FormalRules
+from ginspec.spec.formal.theorems import TheoremResult
+
+TablesFor = Callable[[MeldRules], SuitTables]
+SetOptions = Callable[[int, Sequence[int]], list[tuple[int, ...]]]
+
+RULESETS: tuple[MeldRules, ...] = (
+    MeldRules(),
+    MeldRules(ace_high_runs=True),
+    MeldRules(ace_high_runs=True, wraparound_runs=True),
+    MeldRules(ace_value=11),
+    MeldRules(ace_high_runs=True, wraparound_runs=True, ace_value=15),
+)
+"""The run shapes, plus ace values that change the tables' numbers."""
+
+
+def _ranks(mask: int) -> str:
+    return format_cards([r for r in range(NUM_RANKS) if mask >> r & 1]).replace("C", "") or "-"
+
+
+def _fail(name: str, checked: str, why: str, started: float) -> TheoremResult:
+    return TheoremResult(name, False, "exhaustive", checked, why, time.perf_counter() - started)
+
+
+def _stretch_value(mask: int, rules: MeldRules) -> int:
+    """Value of the ranks lying in 3 adjacent held ranks (standard line: A..K, no wrap)."""
+    total = 0
+    for r in range(NUM_RANKS):
+        if mask >> r & 1 and any(
+            all(mask >> q & 1 for q in (s, s + 1, s + 2)) for s in range(max(0, r - 2), min(r, 10) + 1)
+        ):
+            total += rank_set_value(1 << r, rules)
+    return total
+
+
+def long_runs_split(tables_for: TablesFor = suit_tables) -> TheoremResult:
+    """(a) Every run of 6+ cards (by the definition, each ruleset) is two runs of 3+;
+    (b) standard rules: the table's run cover of each of the 8,192 rank sets is the value of
+    its maximal stretches of 3 or more (the rank DP's assumption)."""
+    started = time.perf_counter()
+    name = "LONG-RUNS-SPLIT"
+    for rules in RULESETS:
+        formal = FormalRules.of(rules)
+        runs = set(run_rank_masks(formal))
+        for run in runs:
+            if run.bit_count() >= 6 and not any(
+                part in runs and (run ^ part) in runs and part.bit_count() >= 3
+                and (run ^ part).bit_count() >= 3
+                for part in _submasks(run)
+            ):
+                return _fail(name, repr(rules), f"run {_ranks(run)} does not split", started)
+    for rules in (MeldRules(), MeldRules(ace_value=11)):
+        cover = tables_for(rules).cover
+        for mask in range(1 << NUM_RANKS):
+            if cover[mask] != _stretch_value(mask, rules):
+                return _fail(name, repr(rules), f"cover of {_ranks(mask)} is {cover[mask]}, its "
+                             f"stretches are worth {_stretch_value(mask, rules)}", started)
+    return TheoremResult(name, True, "exhaustive",
+                         "every run of 6+ ranks of 5 rulesets; cover of all 8192 rank sets (standard "
+                         "runs, ace 1 and 11)", None, time.perf_counter() - started)
+
+
+def _submasks(mask: int) -> list[int]:
+    out, sub = [], mask
+    while sub:
+        out.append(sub)
+        sub = (sub - 1) & mask
+    return out
+
+
+def run_enumeration_complete(
+    tables_for: TablesFor = suit_tables,
+    partitions: Callable[[int, SuitTables], list[list[int]]] = run_partitions,
+) -> TheoremResult:
+    """For each ruleset and each of the 8,192 rank sets of a suit: the run patterns are the
+    definition's runs; ``cover``/``dead``/``value`` equal the model's optimum; and the partitions
+    listed are valid, optimal, distinct, and as many as a brute-force count of optimal run sets."""
+    started = time.perf_counter()
+    name = "RUN-ENUMERATION-COMPLETE"
+    for rules in RULESETS:
+        formal = FormalRules.of(rules)
+        t = tables_for(rules)
+        truth_runs = set(run_rank_masks(formal))
+        if set(t.run_masks) != truth_runs or len(t.run_masks) != len(truth_runs):
+            extra = set(t.run_masks) - truth_runs
+            missing = truth_runs - set(t.run_masks)
+            return _fail(name, repr(rules), f"run patterns differ: extra {sorted(map(_ranks, extra))}, "
+                         f"missing {sorted(map(_ranks, missing))}", started)
+        best = suit_optimum(formal)
+        counts = _optimal_run_set_counts(sorted(truth_runs), formal, best)
+        for mask in range(1 << NUM_RANKS):
+            value = rank_set_value(mask, formal)
+            if t.value[mask] != value or t.cover[mask] != best[mask] or t.dead[mask] != value - best[mask]:
+                return _fail(name, repr(rules), f"tables wrong at {_ranks(mask)}: cover {t.cover[mask]}, "
+                             f"model {best[mask]}", started)
+            seen: set[frozenset[int]] = set()
+            for part in partitions(mask, t):
+                used = [t.run_masks[i] for i in part]
+                union = 0
+                for m in used:
+                    if union & m or m & ~mask:
+                        return _fail(name, repr(rules), f"partition of {_ranks(mask)} overlaps or "
+                                     "leaves the suit", started)
+                    union |= m
+                if rank_set_value(union, formal) != best[mask]:
+                    return _fail(name, repr(rules), f"partition of {_ranks(mask)} is not optimal", started)
+                seen.add(frozenset(used))
+            listed = len(partitions(mask, t))
+            if len(seen) != listed or listed != counts[mask]:
+                return _fail(name, repr(rules), f"{_ranks(mask)}: {listed} partitions listed, "
+                             f"{len(seen)} distinct, {counts[mask]} exist", started)
+    return TheoremResult(name, True, "exhaustive", "all 8192 rank sets of a suit, 5 rulesets", None,
+                         time.perf_counter() - started)
+
+
+def _optimal_run_set_counts(runs: list[int], rules: FormalRules, best: Sequence[int]) -> list[int]:
+    """For each rank set, how many sets of pairwise disjoint runs inside it cover ``best``.
+
+    Brute force: every collection of disjoint runs is generated once (runs taken in increasing
+    index order) and credited to every rank set that contains it and whose optimum it reaches.
+    """
+    size = 1 << NUM_RANKS
+    reach = [0] * size  # reach[u] = number of run collections with union exactly u
+    def grow(start: int, union: int) -> None:
+        reach[union] += 1
+        for i in range(start, len(runs)):
+            if not runs[i] & union:
+                grow(i + 1, union | runs[i])
+    grow(0, 0)
+    counts = [0] * size
+    for union in range(size):
+        if not reach[union]:
+            continue
+        value = rank_set_value(union, rules)
+        rest = (size - 1) & ~union
+        sub = rest
+        while True:
+            mask = union | sub
+            if best[mask] == value:
+                counts[mask] += reach[union]
+            if sub == 0:
+                break
+            sub = (sub - 1) & rest
+    return counts
+
+
+def set_choices_complete(
+    set_options: SetOptions | None = None,
+    ranks_with_three: Callable[[Sequence[int]], int] | None = None,
+) -> TheoremResult:
+    """For each of the 16 patterns of suits holding a rank: the reference's set options are
+    exactly the subsets of those cards that can be the set cards of an arrangement (none, or one
+    set: two disjoint sets of one rank would need 6 cards); and ``_ranks_with_three`` picks exactly
+    the ranks held 3 or 4 times."""
+    options = set_options or _melds._set_options
+    three = ranks_with_three or _melds._ranks_with_three
+    started = time.perf_counter()
+    name = "SET-CHOICES-COMPLETE"
+    rank = 5
+    for pattern in range(16):
+        held = [s for s in range(4) if pattern >> s & 1]
+        masks = [(pattern >> s & 1) << rank for s in range(4)]
+        truth = {()} | {
+            combo for size in (3, 4) for combo in combinations(held, size)
+            if is_set([s * NUM_RANKS + rank for s in combo])
+        }
+        got = [tuple(sorted(o)) for o in options(rank, masks)]
+        if set(got) != truth or len(got) != len(truth):
+            return _fail(name, "16 suit patterns", f"suits {held}: options {sorted(got)}, "
+                         f"truth {sorted(truth)}", started)
+        if bool(three(masks) >> rank & 1) != (len(held) >= 3):
+            return _fail(name, "16 suit patterns", f"suits {held}: ranks_with_three wrong", started)
+    return TheoremResult(name, True, "exhaustive", "all 16 patterns of suits holding a rank", None,
+                         time.perf_counter() - started)
+
+
+def discard_by_suit(
+    tables_for: TablesFor = suit_tables, set_options: SetOptions | None = None
+) -> TheoremResult:
+    """(a) For each ruleset and rank set: ``gain[m] = dead[m] - min(dead[m - b] for b in m)`` with
+    ``dead`` from the model's optimum (``NO_CARD`` for the empty set); (b) for each suit pattern
+    of a rank and each discarded suit, the set options after the discard are exactly the options
+    before it that avoid the discarded card. With (a), (b) and SUIT-INDEPENDENCE, the best discard
+    is ``min over set choices of (sum of dead) - (largest gain)``: min_deadwood_after_discard."""
+    options = set_options or _melds._set_options
+    started = time.perf_counter()
+    name = "DISCARD-BY-SUIT"
+    for rules in RULESETS:
+        formal = FormalRules.of(rules)
+        best = suit_optimum(formal)
+        dead = [rank_set_value(m, formal) - best[m] for m in range(1 << NUM_RANKS)]
+        gain = tables_for(rules).gain
+        if gain[0] != NO_CARD:
+            return _fail(name, repr(rules), "gain of the empty suit is not NO_CARD", started)
+        for mask in range(1, 1 << NUM_RANKS):
+            want = dead[mask] - min(dead[mask & ~(1 << r)] for r in range(NUM_RANKS) if mask >> r & 1)
+            if gain[mask] != want:
+                return _fail(name, repr(rules), f"gain of {_ranks(mask)} is {gain[mask]}, not {want}",
+                             started)
+    rank = 7
+    for pattern in range(16):
+        masks = [(pattern >> s & 1) << rank for s in range(4)]
+        before = {tuple(sorted(o)) for o in options(rank, masks)}
+        for gone in range(4):
+            if not pattern >> gone & 1:
+                continue
+            after_masks = list(masks)
+            after_masks[gone] = 0
+            after = {tuple(sorted(o)) for o in options(rank, after_masks)}
+            if after != {o for o in before if gone not in o}:
+                return _fail(name, "16 suit patterns", f"discarding suit {gone} from {pattern:04b}: "
+                             f"{sorted(after)}", started)
+    return TheoremResult(name, True, "exhaustive",
+                         "gain of all 8192 rank sets for 5 rulesets; set options of 16 patterns x 4 "
+                         "discards", None, time.perf_counter() - started)
+
+
+def is_definition_run(ranks: Sequence[int], rules: MeldRules) -> bool:
+    """The definition's verdict on ranks of one suit (clubs), for tests."""
+    return is_run(list(ranks), FormalRules.of(rules))

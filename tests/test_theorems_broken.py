@@ -1,0 +1,144 @@
+"""The theorems can fail: each check is handed a deliberately broken ingredient of the optimiser
+(or of the model) and must report the failure with a counterexample."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+from itertools import combinations
+from typing import Any
+
+import ginspec.reference.melds as melds
+import ginspec.spec.formal.encoding as encoding
+import pytest
+from ginspec.reference.meld_rules import MeldRules
+from ginspec.reference.proofs import scoring_proofs
+from ginspec.reference.proofs.theorems import (
+    discard_by_suit,
+    long_runs_split,
+    run_enumeration_complete,
+    set_choices_complete,
+)
+from ginspec.reference.scoring import Arithmetic, HandScoreTerms
+from ginspec.reference.suit_tables import SuitTables, run_partitions, suit_tables
+from ginspec.spec.cards import parse_cards
+from ginspec.spec.formal import certify
+from ginspec.spec.formal.rules import STANDARD, FormalRules
+from ginspec.spec.formal.theorems import stretch_cover, suit_permutation
+
+SIX_RUN = 0b111111 << 2  # ranks 3..8
+
+
+def _cover_off_by_one(rules: MeldRules) -> SuitTables:
+    """Tables whose cover of 3-4-5-6-7-8 forgets one card (as if long runs did not split)."""
+    t = suit_tables(rules)
+    cover = list(t.cover)
+    cover[SIX_RUN] -= 8
+    dead = list(t.dead)
+    dead[SIX_RUN] += 8
+    return replace(t, cover=tuple(cover), dead=tuple(dead))
+
+
+def test_broken_cover_table_fails_long_runs_split_and_enumeration() -> None:
+    assert not long_runs_split(_cover_off_by_one)
+    result = run_enumeration_complete(_cover_off_by_one)
+    assert not result.holds and "tables wrong" in (result.counterexample or "")
+
+
+def test_missing_run_pattern_fails_enumeration() -> None:
+    def no_ace_high(rules: MeldRules) -> SuitTables:
+        return suit_tables(MeldRules(ace_value=rules.ace_value))  # forgets Q-K-A etc.
+
+    result = run_enumeration_complete(no_ace_high)
+    assert not result.holds and "run patterns differ" in (result.counterexample or "")
+
+
+def test_partitions_that_skip_the_deadwood_branch_fail_enumeration() -> None:
+    def only_runs_first(mask: int, tables: SuitTables) -> list[list[int]]:
+        parts = run_partitions(mask, tables)
+        return parts[-1:]  # keeps one partition: misses the others
+
+    result = run_enumeration_complete(partitions=only_runs_first)
+    assert not result.holds and "exist" in (result.counterexample or "")
+
+
+def _no_three_of_four(rank: int, suit_masks: Sequence[int]) -> list[tuple[int, ...]]:
+    present = tuple(s for s in range(4) if suit_masks[s] >> rank & 1)
+    return [()] + ([present] if len(present) >= 3 else [])
+
+
+def test_forgotten_three_of_four_fails_set_choices_and_a_certificate(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    result = set_choices_complete(_no_three_of_four)
+    assert not result.holds and "options" in (result.counterexample or "")
+    # The same bug inside the optimiser: the reference now claims 17 for a gin hand.
+    monkeypatch.setattr(melds, "_set_options", _no_three_of_four)
+    hand = parse_cards("7C 7D 7H 7S 8S 9S")
+    broken_claim = melds.min_deadwood(hand)
+    assert broken_claim == 17
+    cert = certify(hand, broken_claim)
+    assert cert.outcome == "claim-too-high" and cert.optimum == 0
+
+
+def test_wrong_gain_table_fails_discard_by_suit() -> None:
+    def gain_is_dead(rules: MeldRules) -> SuitTables:
+        t = suit_tables(rules)
+        return replace(t, gain=(t.gain[0], *t.dead[1:]))  # "drop the whole suit's deadwood"
+
+    result = discard_by_suit(gain_is_dead)
+    assert not result.holds and "gain" in (result.counterexample or "")
+
+
+def test_set_options_that_ignore_the_discard_fail_discard_by_suit() -> None:
+    def sticky(rank: int, suit_masks: Sequence[int]) -> list[tuple[int, ...]]:
+        present = tuple(s for s in range(4) if suit_masks[s] >> rank & 1)
+        out: list[tuple[int, ...]] = [()]
+        if len(present) >= 2:  # wrongly offers a "set" of two once a card is gone
+            out.append(present)
+        if len(present) == 4:
+            out.extend(combinations(present, 3))
+        return out
+
+    assert not discard_by_suit(set_options=sticky)
+
+
+def test_broken_windows_fail_the_model_theorems(monkeypatch: pytest.MonkeyPatch) -> None:
+    def wrapping(rules: FormalRules) -> tuple[tuple[int, int, int], ...]:
+        return tuple((p, (p + 1) % 13, (p + 2) % 13) for p in range(13))  # K-A-2 under standard
+
+    monkeypatch.setattr(encoding, "windows", wrapping)
+    assert not stretch_cover(STANDARD)
+
+
+def test_suit_asymmetric_encoding_fails_suit_permutation(monkeypatch: pytest.MonkeyPatch) -> None:
+    real_build = encoding.ArrangementEncoding._build
+
+    def biased_build(self: encoding.ArrangementEncoding) -> None:
+        real_build(self)
+        for card, var in self.run_var.items():  # clubs may never be run cards
+            if card < 13:
+                self.constraints.append(encoding.z3.Not(var))
+
+    monkeypatch.setattr(encoding.ArrangementEncoding, "_build", biased_build)
+    result = suit_permutation(STANDARD)
+    assert not result.holds and "hand" in (result.counterexample or "")
+
+
+def test_broken_scoring_fails_the_scoring_proofs(monkeypatch: pytest.MonkeyPatch) -> None:
+    real = scoring_proofs.hand_score_terms
+
+    def undercut_gin(ar: Arithmetic, outcome: Any, kd: Any, dd: Any, **kw: Any) -> HandScoreTerms:
+        t = real(ar, outcome, kd, dd, **kw)  # a gin against a gin hand "is an undercut"
+        return replace(t, undercut=ar.or_(t.undercut, ar.and_(outcome == 1, dd == 0)))
+
+    monkeypatch.setattr(scoring_proofs, "hand_score_terms", undercut_gin)
+    failed = {r.name for r in scoring_proofs.prove_hand_scoring("pagat") if not r.holds}
+    assert "GIN-NEVER-UNDERCUT" in failed
+
+    def tie_always_undercut(ar: Arithmetic, outcome: Any, kd: Any, dd: Any, **kw: Any) -> HandScoreTerms:
+        return real(ar, outcome, kd, dd, **{**kw, "tie": 0})
+
+    monkeypatch.setattr(scoring_proofs, "hand_score_terms", tie_always_undercut)
+    failed = {r.name for r in scoring_proofs.prove_hand_scoring("openspiel") if not r.holds}
+    assert "UNDERCUT-EXACTLY" in failed and "ONE-WINNER" in failed

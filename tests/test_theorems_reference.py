@@ -1,0 +1,60 @@
+"""The lemmas the reference's optimiser relies on (docs/proven.md): LONG-RUNS-SPLIT,
+RUN-ENUMERATION-COMPLETE, SET-CHOICES-COMPLETE, DISCARD-BY-SUIT; plus the reference's own
+invariance under suit permutation and its discard formula against brute force (Hypothesis)."""
+
+from __future__ import annotations
+
+from itertools import permutations
+
+from ginspec.reference.meld_rules import MeldRules
+from ginspec.reference.melds import min_deadwood, min_deadwood_after_discard
+from ginspec.reference.proofs.theorems import (
+    discard_by_suit,
+    long_runs_split,
+    run_enumeration_complete,
+    set_choices_complete,
+)
+from ginspec.spec.cards import NUM_RANKS, Card
+from hypothesis import given
+from hypothesis import strategies as st
+
+RULES = st.sampled_from([MeldRules(), MeldRules(ace_high_runs=True),
+                         MeldRules(ace_high_runs=True, wraparound_runs=True)])
+HANDS = st.lists(st.integers(0, 51), max_size=14, unique=True)
+
+
+def test_long_runs_split() -> None:
+    result = long_runs_split()
+    assert result.holds, result.counterexample
+
+
+def test_run_enumeration_complete() -> None:
+    result = run_enumeration_complete()
+    assert result.holds, result.counterexample
+
+
+def test_set_choices_complete() -> None:
+    result = set_choices_complete()
+    assert result.holds, result.counterexample
+
+
+def test_discard_by_suit() -> None:
+    result = discard_by_suit()
+    assert result.holds, result.counterexample
+
+
+def _permute(hand: list[Card], perm: tuple[int, ...]) -> list[Card]:
+    return [perm[c // NUM_RANKS] * NUM_RANKS + c % NUM_RANKS for c in hand]
+
+
+@given(HANDS, st.sampled_from(list(permutations(range(4)))), RULES)
+def test_reference_deadwood_is_invariant_under_suit_permutation(
+    hand: list[Card], perm: tuple[int, ...], rules: MeldRules
+) -> None:
+    assert min_deadwood(_permute(hand, perm), rules) == min_deadwood(hand, rules)
+
+
+@given(st.lists(st.integers(0, 51), min_size=1, max_size=12, unique=True), RULES)
+def test_discard_formula_is_the_minimum_over_discards(hand: list[Card], rules: MeldRules) -> None:
+    brute = min(min_deadwood([c for c in hand if c != d], rules) for d in hand)
+    assert min_deadwood_after_discard(hand, rules) == brute
