@@ -14,6 +14,7 @@ import pytest
 from ginspec.reference.meld_rules import MeldRules
 from ginspec.reference.proofs import scoring_proofs
 from ginspec.reference.proofs.theorems import (
+    block_exhaustive,
     discard_by_suit,
     long_runs_split,
     run_enumeration_complete,
@@ -67,18 +68,40 @@ def _no_three_of_four(rank: int, suit_masks: Sequence[int]) -> list[tuple[int, .
     return [()] + ([present] if len(present) >= 3 else [])
 
 
+def _removals_without_three_of_four() -> tuple[dict[int, tuple[int, ...]], ...]:
+    return tuple({column: options[:2] for column, options in per_rank.items()}
+                 for per_rank in melds._SET_REMOVALS)
+
+
 def test_forgotten_three_of_four_fails_set_choices_and_a_certificate(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     result = set_choices_complete(_no_three_of_four)
-    assert not result.holds and "options" in (result.counterexample or "")
-    # The same bug inside the optimiser: the reference now claims 17 for a gin hand.
-    monkeypatch.setattr(melds, "_set_options", _no_three_of_four)
-    hand = parse_cards("7C 7D 7H 7S 8S 9S")
+    assert not result.holds and "_set_options" in (result.counterexample or "")
+    broken = _removals_without_three_of_four()
+    result = set_choices_complete(removals=broken)
+    assert not result.holds and "_SET_REMOVALS" in (result.counterexample or "")
+    # The same bug inside the optimiser: two ranks held four times, so the 7s go through the
+    # table (the 5s, taken last, through the closed form). The hand is gin:
+    # 3S 4S 5S / 5C 5D 5H / 7C 7D 7H / 7S 8S 9S; the broken optimiser melds all four 7s.
+    hand = parse_cards("7C 7D 7H 7S 8S 9S 5C 5D 5H 5S 4S 3S")
+    assert melds.min_deadwood(hand) == 0
+    monkeypatch.setattr(melds, "_SET_REMOVALS", broken)
     broken_claim = melds.min_deadwood(hand)
     assert broken_claim == 17
-    cert = certify(hand, broken_claim)
+    cert = certify(hand, broken_claim, discard=False)
     assert cert.outcome == "claim-too-high" and cert.optimum == 0
+    assert not block_exhaustive((4, 5, 6))
+
+
+def test_broken_closed_form_fails_block_exhaustive(monkeypatch: pytest.MonkeyPatch) -> None:
+    def no_closed_form(mask: int, three: int, quads: int, dead: Sequence[int]) -> int:
+        return min(dead[m & 0x1FFF] + dead[m >> 13 & 0x1FFF] + dead[m >> 26 & 0x1FFF] + dead[m >> 39]
+                   for m in melds._set_card_choices(mask, three ^ (three & -three)))
+
+    monkeypatch.setattr(melds, "_min_deadwood_with_sets", no_closed_form)  # forgets the last rank's sets
+    result = block_exhaustive((0, 1, 2))
+    assert not result.holds and "min_deadwood" in (result.counterexample or "")
 
 
 def test_wrong_gain_table_fails_discard_by_suit() -> None:

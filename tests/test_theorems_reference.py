@@ -4,12 +4,16 @@ invariance under suit permutation and its discard formula against brute force (H
 
 from __future__ import annotations
 
+import os
 from itertools import permutations
 
+import pytest
 from ginspec.reference.meld_rules import MeldRules
 from ginspec.reference.melds import min_deadwood, min_deadwood_after_discard
 from ginspec.reference.proofs.theorems import (
+    block_exhaustive,
     discard_by_suit,
+    last_rank_closed_form,
     long_runs_split,
     run_enumeration_complete,
     set_choices_complete,
@@ -40,6 +44,34 @@ def test_set_choices_complete() -> None:
 
 def test_discard_by_suit() -> None:
     result = discard_by_suit()
+    assert result.holds, result.counterexample
+
+
+def test_last_rank_closed_form() -> None:
+    result = last_rank_closed_form()
+    assert result.holds, result.counterexample
+
+
+BLOCKS = [
+    ((0, 1, 2), MeldRules()),
+    ((10, 11, 12), MeldRules()),
+    ((5, 6, 7), MeldRules(ace_value=11)),
+    ((11, 12, 0), MeldRules(ace_high_runs=True)),
+    ((12, 0, 1), MeldRules(ace_high_runs=True, wraparound_runs=True, ace_value=11)),
+]
+
+
+@pytest.mark.parametrize(("ranks", "rules"), BLOCKS, ids=[str(r) for r, _ in BLOCKS])
+def test_block_exhaustive(ranks: tuple[int, ...], rules: MeldRules) -> None:
+    result = block_exhaustive(ranks, rules)
+    assert result.holds, result.counterexample
+
+
+@pytest.mark.skipif(os.environ.get("HYPOTHESIS_PROFILE") != "thorough",
+                    reason="2^16 hands, ~20 s: run with HYPOTHESIS_PROFILE=thorough")
+@pytest.mark.parametrize("ranks", [(0, 1, 2, 3), (9, 10, 11, 12)])
+def test_block_exhaustive_four_ranks(ranks: tuple[int, ...]) -> None:
+    result = block_exhaustive(ranks)
     assert result.holds, result.counterexample
 
 

@@ -25,9 +25,10 @@ hand it a broken one and watch the theorem fail.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from itertools import combinations
 
+import z3
 from ginspec.reference import melds as _melds
 from ginspec.reference.meld_rules import MeldRules
 from ginspec.reference.suit_tables import NO_CARD, SuitTables, run_partitions, suit_tables
@@ -44,7 +45,9 @@ from ginspec.spec.formal.theorems import TheoremResult
 
 TablesFor = Callable[[MeldRules], SuitTables]
 SetOptions = Callable[[int, Sequence[int]], list[tuple[int, ...]]]
+RemovalTable = Sequence[Mapping[int, Sequence[int]]]
 
+_STANDARD = MeldRules()
 RULESETS: tuple[MeldRules, ...] = (
     MeldRules(),
     MeldRules(ace_high_runs=True),
@@ -185,34 +188,144 @@ def _optimal_run_set_counts(runs: list[int], rules: FormalRules, best: Sequence[
     return counts
 
 
+def _removal_choices(removals: RemovalTable, rank: int, held: Sequence[int]) -> list[tuple[int, ...]]:
+    """The suits each XOR mask of ``_SET_REMOVALS`` takes out, for a rank held in ``held``."""
+    column = sum(1 << (NUM_RANKS * q) for q in held)
+    if len(held) < 3:
+        return [()]
+    out = []
+    for xor in removals[rank][column]:
+        out.append(tuple(q for q in range(4) if xor >> (NUM_RANKS * q + rank) & 1))
+    return out
+
+
 def set_choices_complete(
     set_options: SetOptions | None = None,
     ranks_with_three: Callable[[Sequence[int]], int] | None = None,
+    removals: RemovalTable | None = None,
 ) -> TheoremResult:
-    """For each of the 16 patterns of suits holding a rank: the reference's set options are
-    exactly the subsets of those cards that can be the set cards of an arrangement (none, or one
-    set: two disjoint sets of one rank would need 6 cards); and ``_ranks_with_three`` picks exactly
-    the ranks held 3 or 4 times."""
+    """For each rank and each of the 16 patterns of suits holding it: the reference's set choices
+    — ``_set_options`` (rank DP, arrangements) and the XOR table ``_SET_REMOVALS`` (min_deadwood)
+    — are exactly the subsets of those cards that can be the set cards of an arrangement (none,
+    or one set: two disjoint sets of one rank would need 6 cards); ``_ranks_with_three`` picks
+    exactly the ranks held 3 or 4 times."""
     options = set_options or _melds._set_options
     three = ranks_with_three or _melds._ranks_with_three
+    table = removals if removals is not None else _melds._SET_REMOVALS
     started = time.perf_counter()
     name = "SET-CHOICES-COMPLETE"
-    rank = 5
-    for pattern in range(16):
-        held = [s for s in range(4) if pattern >> s & 1]
-        masks = [(pattern >> s & 1) << rank for s in range(4)]
-        truth = {()} | {
-            combo for size in (3, 4) for combo in combinations(held, size)
-            if is_set([s * NUM_RANKS + rank for s in combo])
-        }
-        got = [tuple(sorted(o)) for o in options(rank, masks)]
-        if set(got) != truth or len(got) != len(truth):
-            return _fail(name, "16 suit patterns", f"suits {held}: options {sorted(got)}, "
-                         f"truth {sorted(truth)}", started)
-        if bool(three(masks) >> rank & 1) != (len(held) >= 3):
-            return _fail(name, "16 suit patterns", f"suits {held}: ranks_with_three wrong", started)
-    return TheoremResult(name, True, "exhaustive", "all 16 patterns of suits holding a rank", None,
-                         time.perf_counter() - started)
+    for rank in range(NUM_RANKS):
+        for pattern in range(16):
+            held = [s for s in range(4) if pattern >> s & 1]
+            masks = [(pattern >> s & 1) << rank for s in range(4)]
+            truth = {()} | {
+                combo for size in (3, 4) for combo in combinations(held, size)
+                if is_set([s * NUM_RANKS + rank for s in combo])
+            }
+            for label, got in (("_set_options", [tuple(sorted(o)) for o in options(rank, masks)]),
+                               ("_SET_REMOVALS", _removal_choices(table, rank, held))):
+                if set(got) != truth or len(got) != len(truth):
+                    return _fail(name, "13 ranks x 16 suit patterns", f"rank {rank}, suits {held}: "
+                                 f"{label} gives options {sorted(got)}, truth {sorted(truth)}", started)
+            if bool(three(masks) >> rank & 1) != (len(held) >= 3):
+                return _fail(name, "16 suit patterns", f"suits {held}: ranks_with_three wrong", started)
+    return TheoremResult(name, True, "exhaustive", "13 ranks x 16 patterns of suits holding the rank; "
+                         "_set_options and _SET_REMOVALS", None, time.perf_counter() - started)
+
+
+def last_rank_closed_form() -> TheoremResult:
+    """Z3, all integers: the closed form min_deadwood uses for its last set rank equals the
+    minimum over that rank's set options. With d[q] the run deadwood of suit q and d2[q] the same
+    without the rank's card (d2 = d for a suit without it), e = d2 - d:
+    four held: min(none, all four, each three) = sum(d) + min(0, sum(e), sum(e) - max(e));
+    three held (suit z lacks it): min(none, the three) = sum(d) + min(0, sum(e))."""
+    started = time.perf_counter()
+    d = z3.Ints("d0 d1 d2 d3")
+    d2 = z3.Ints("x0 x1 x2 x3")
+    e = [d2[q] - d[q] for q in range(4)]
+
+    def zmin(*xs: z3.ArithRef) -> z3.ArithRef:
+        out = xs[0]
+        for x in xs[1:]:
+            out = z3.If(x < out, x, out)
+        return out
+
+    def zmax(*xs: z3.ArithRef) -> z3.ArithRef:
+        out = xs[0]
+        for x in xs[1:]:
+            out = z3.If(x > out, x, out)
+        return out
+
+    base, total = z3.Sum(d), z3.Sum(e)
+    options4 = [base, z3.Sum(d2)] + [z3.Sum([d[q] if q == p else d2[q] for q in range(4)])
+                                      for p in range(4)]
+    four = zmin(*options4) == base + zmin(z3.IntVal(0), total, total - zmax(*e))
+    results = []
+    for absent in range(4):
+        same = d2[absent] == d[absent]
+        options3 = [base, z3.Sum(d2)]
+        results.append(z3.Implies(same, zmin(*options3) == base + zmin(z3.IntVal(0), total)))
+    solver = z3.Solver()
+    solver.add(z3.Not(z3.And(four, *results)))
+    if solver.check() != z3.unsat:
+        return TheoremResult("LAST-RANK-CLOSED-FORM", False, "z3", "integers", str(solver.model()))
+    return TheoremResult("LAST-RANK-CLOSED-FORM", True, "z3", "all integer run-deadwood values",
+                         None, time.perf_counter() - started)
+
+
+def _block_truth(cards: list[int], rules: FormalRules) -> tuple[list[int], list[int]]:
+    """Least deadwood of every subset of ``cards`` (ranks of one block, 4 suits), by brute force
+    over set choices and the model's per-suit optimum; returns (whole, after best discard)."""
+    best = suit_optimum(rules)
+    n = len(cards)
+    ranks = sorted({c % NUM_RANKS for c in cards})
+    whole = [0] * (1 << n)
+    for sub in range(1 << n):
+        held = [cards[i] for i in range(n) if sub >> i & 1]
+        choices: list[list[int]] = [[]]
+        for r in ranks:
+            at_r = [c for c in held if c % NUM_RANKS == r]
+            opts: list[list[int]] = [[]] + [list(x) for k in (3, 4) for x in combinations(at_r, k)]
+            choices = [ch + o for ch in choices for o in opts]
+        low = 1 << 30
+        for ch in choices:
+            rest = [c for c in held if c not in ch]
+            total = 0
+            for s in range(4):
+                m = sum(1 << (c % NUM_RANKS) for c in rest if c // NUM_RANKS == s)
+                total += rank_set_value(m, rules) - best[m]
+            low = min(low, total)
+        whole[sub] = low
+    after = [0] * (1 << n)
+    for sub in range(1, 1 << n):
+        after[sub] = min(whole[sub & ~(1 << i)] for i in range(n) if sub >> i & 1)
+    return whole, after
+
+
+def block_exhaustive(
+    ranks: Sequence[int] = (0, 1, 2, 3), rules: MeldRules = _STANDARD,
+    min_deadwood: Callable[[list[int], MeldRules], int] | None = None,
+    after_discard: Callable[[list[int], MeldRules], int] | None = None,
+) -> TheoremResult:
+    """Exhaustive: min_deadwood and min_deadwood_after_discard of the reference on EVERY subset of a
+    block of ranks in all four suits (2^16 hands for 4 ranks), against brute
+    force over set choices plus the model's per-suit optimum (SUIT-INDEPENDENCE)."""
+    md = min_deadwood or _melds.min_deadwood
+    ad = after_discard or _melds.min_deadwood_after_discard
+    started = time.perf_counter()
+    cards = [s * NUM_RANKS + r for s in range(4) for r in ranks]
+    whole, after = _block_truth(cards, FormalRules.of(rules))
+    for sub in range(1 << len(cards)):
+        held = [cards[i] for i in range(len(cards)) if sub >> i & 1]
+        if md(held, rules) != whole[sub]:
+            return _fail("BLOCK-EXHAUSTIVE", repr(rules), f"min_deadwood({format_cards(held)}) = "
+                         f"{md(held, rules)}, truth {whole[sub]}", started)
+        if held and ad(held, rules) != after[sub]:
+            return _fail("BLOCK-EXHAUSTIVE", repr(rules), f"after discard ({format_cards(held)}) = "
+                         f"{ad(held, rules)}, truth {after[sub]}", started)
+    return TheoremResult("BLOCK-EXHAUSTIVE", True, "exhaustive",
+                         f"all {1 << len(cards)} subsets of ranks {_ranks(sum(1 << r for r in ranks))} "
+                         f"x 4 suits, {rules!r}", None, time.perf_counter() - started)
 
 
 def discard_by_suit(
@@ -242,6 +355,9 @@ def discard_by_suit(
     for pattern in range(16):
         masks = [(pattern >> s & 1) << rank for s in range(4)]
         before = {tuple(sorted(o)) for o in options(rank, masks)}
+        held = [q for q in range(4) if pattern >> q & 1]
+        if set(_removal_choices(_melds._SET_REMOVALS, rank, held)) != before:
+            return _fail(name, "16 suit patterns", f"_SET_REMOVALS differs at {pattern:04b}", started)
         for gone in range(4):
             if not pattern >> gone & 1:
                 continue
