@@ -21,6 +21,7 @@ from ginspec.spec.cards import Card
 from ginspec.spec.clauses import implements
 from ginspec.spec.errors import GinspecError
 from ginspec.spec.parameters import Value, complete
+from ginspec.spec.profiles import Ruleset
 
 Outcome: TypeAlias = Literal["knock", "gin", "big_gin"]
 Side: TypeAlias = Literal["knocker", "defender"]
@@ -143,7 +144,7 @@ def hand_score_terms(
 def knock_limit_for(rules: Mapping[str, Value], upcard: Card | None) -> int:
     """The knock limit of a hand: ``knock_limit``, or under Oklahoma the first upcard's value
     (pictures and tens 10; an ace 1, or 0 when ``oklahoma_ace=gin_only``)."""
-    values = complete(rules)
+    values = _rule_values(rules)
     if not values["oklahoma"]:
         return int(values["knock_limit"])
     if upcard is None:
@@ -157,7 +158,7 @@ def knock_limit_for(rules: Mapping[str, Value], upcard: Card | None) -> int:
 @implements("OKLAHOMA.SPADES")
 def spade_doubles(rules: Mapping[str, Value], upcard: Card | None) -> bool:
     """Whether the spade doubling applies: Oklahoma, spade_double on, and the first upcard a spade."""
-    values = complete(rules)
+    values = _rule_values(rules)
     return bool(
         values["oklahoma"] and values["spade_double"] != "off"
         and upcard is not None and upcard // 13 == SPADES
@@ -198,8 +199,10 @@ VOID_HAND: Final = HandScore("void", 0, 0, None, False, False, 0, 0, ("SCORE.VOI
 """The score of a void hand (the wall was reached): nothing for anybody (SCORE.VOID)."""
 
 
-def _rule_values(rules: Mapping[str, Value]) -> dict[str, Value]:
-    return complete(rules)
+def _rule_values(rules: Mapping[str, Value]) -> Mapping[str, Value]:
+    """Every parameter's value: a Ruleset is already complete and validated; any other mapping
+    is checked and completed with the defaults."""
+    return rules if isinstance(rules, Ruleset) else complete(rules)
 
 
 @implements("MATCH.BOX", "MATCH.EXTRA-BOXES")
