@@ -137,6 +137,26 @@ class ShowdownRules:
         return replace(self, knock_limit=knock_limit)
 
 
+RulesLike: TypeAlias = "ShowdownRules | Mapping[str, Value]"
+"""The rules of a showdown: a :class:`ShowdownRules`, or a ruleset mapping (e.g. a profile's)."""
+
+
+def as_rules(rules: RulesLike, *, limit_matters: bool = False) -> ShowdownRules:
+    """The :class:`ShowdownRules` of ``rules``; a mapping is read with ShowdownRules.from_params.
+
+    Under Oklahoma the knock limit comes from the upcard, which a ruleset alone does not know: where
+    the limit matters, pass ``ShowdownRules.from_params(ruleset).with_limit(limit)`` instead.
+    """
+    if isinstance(rules, ShowdownRules):
+        return rules
+    if limit_matters and rules.get("oklahoma"):
+        raise ParameterError(
+            "under Oklahoma the knock limit comes from the upcard: pass "
+            "ShowdownRules.from_params(ruleset).with_limit(knock_limit_for(ruleset, upcard))"
+        )
+    return ShowdownRules.from_params(rules)
+
+
 # --- the table --------------------------------------------------------------------------------
 
 
@@ -254,9 +274,10 @@ def _targets(table: Table, side: Side) -> list[int]:
 
 @implements("LAYOFF.TARGET")
 def legal_layoffs(
-    table: Table, cards: Cards, rules: ShowdownRules, side: Side = DEFENDER, gin: bool = False
+    table: Table, cards: Cards, rules: RulesLike, side: Side = DEFENDER, gin: bool = False
 ) -> list[Layoff]:
     """Every single layoff ``side`` may make now with one of ``cards`` (by card, then meld)."""
+    rules = as_rules(rules)
     if layoffs_allowed(rules, side, gin) is not None:
         return []
     targets = _targets(table, side)
@@ -272,7 +293,7 @@ def legal_layoffs(
 def apply_layoff(
     table: Table,
     layoff: Layoff,
-    rules: ShowdownRules,
+    rules: RulesLike,
     side: Side = DEFENDER,
     gin: bool = False,
     hand: Cards | None = None,
@@ -281,6 +302,7 @@ def apply_layoff(
 
     ``hand``, when given, is the layer's unmelded cards: the card must be one of them.
     """
+    rules = as_rules(rules)
     why = layoffs_allowed(rules, side, gin)
     if why == "LAYOFF.KNOCKER":
         raise ShowdownError("the knocker may not lay off under this ruleset", "LAYOFF_BY_KNOCKER")
@@ -359,7 +381,7 @@ def _hand_mask(hand: Cards) -> CardMask:
 
 @implements("SHOWDOWN.DECLARATION", "SHOWDOWN.DECLARATION.MAXIMAL")
 def check_declaration(
-    hand: Cards, melds: Iterable[Sequence[Card]], rules: ShowdownRules
+    hand: Cards, melds: Iterable[Sequence[Card]], rules: RulesLike
 ) -> Declaration:
     """Validate the knocker's declared melds of ``hand``; raise ShowdownError naming the fault.
 
@@ -367,6 +389,7 @@ def check_declaration(
     (the cards in no meld) must not exceed the knock limit; with knocker_must_meld_maximally it
     must be the least the hand allows; eleven cards must all be melded (big gin, if played).
     """
+    rules = as_rules(rules, limit_matters=True)
     mask = _hand_mask(hand)
     used = 0
     built: list[Meld] = []
@@ -448,9 +471,10 @@ def _disjoint_collections(melds: Sequence[Meld]) -> Iterator[tuple[Meld, ...]]:
 
 
 @implements("SHOWDOWN.DECLARATION", "SHOWDOWN.DECLARATION.MAXIMAL")
-def legal_declarations(hand: Cards, rules: ShowdownRules) -> list[Declaration]:
+def legal_declarations(hand: Cards, rules: RulesLike) -> list[Declaration]:
     """Every legal declaration of ``hand`` (10 cards, or 11 for big gin), in canonical order:
     by deadwood, then by the melds' cards."""
+    rules = as_rules(rules, limit_matters=True)
     mask = _hand_mask(hand)
     least = min_deadwood(mask, rules.meld_rules)
     limit = least if rules.knocker_must_meld_maximally else rules.knock_limit
@@ -528,7 +552,7 @@ def _value(mask: CardMask, rules: ShowdownRules) -> int:
 
 @implements("SHOWDOWN.DEFENDER-SPREAD", "SHOWDOWN.BEST-PLAY")
 def best_defence(
-    knocker_melds: Sequence[Meld], defender_cards: Cards, rules: ShowdownRules, *, gin: bool = False
+    knocker_melds: Sequence[Meld], defender_cards: Cards, rules: RulesLike, *, gin: bool = False
 ) -> Defence:
     """The defender's best spread: melds and layoffs leaving the least deadwood.
 
@@ -536,6 +560,7 @@ def best_defence(
     Ties: fewest cards laid off, then the laid-off cards in card order, then the canonical
     optimal arrangement of the rest (SHOWDOWN.BEST-PLAY).
     """
+    rules = as_rules(rules)
     mask = to_mask(defender_cards)
     table = table_of(knocker_melds)
     plans = layoff_plans(table, mask, rules, DEFENDER, gin)

@@ -14,8 +14,10 @@ from ginspec.reference.layoffs import (
     KNOCKER,
     SHOWDOWN_CODES,
     Layoff,
+    RulesLike,
     ShowdownError,
     ShowdownRules,
+    Table,
     apply_layoff,
     best_defence,
     best_knocker_layoffs,
@@ -289,3 +291,25 @@ def test_legal_declarations_match_brute_force(deck: list[int]) -> None:
     assert all(d.deadwood <= 10 for d in legal_declarations(hand, STANDARD))
     if got:
         assert min(d.deadwood for d in legal_declarations(hand, STANDARD)) == min_deadwood(hand)
+
+
+def test_a_profile_ruleset_may_stand_for_the_showdown_rules() -> None:
+    from ginspec.spec.errors import ParameterError
+    from ginspec.spec.profiles import ruleset
+
+    knocker = melds("KS KC KD / 5S 6S 7S / 9C TC JC")
+    defender = parse_cards("2S 2C 2D 2H 8S 8C 8D 9S 7C AC")
+    assert best_defence(knocker, defender, ruleset("openspiel")).deadwood == 9  # C02, chains
+    assert best_defence(knocker, defender, ruleset("serbian-online")).deadwood == 17
+    grown = apply_layoff(table_of(melds("5S 6S 7S")), Layoff(parse_cards("8S")[0], 0, 0),
+                         ruleset("pagat"))
+    assert layable_now(grown, "9S", ruleset("serbian-online")) == set()
+    hand = parse_cards("2S 3S 4S 9H 9D 9C JH QH KH AD")
+    assert [d.deadwood for d in legal_declarations(hand, ruleset("pagat"))] == [1]  # maximal
+    assert [d.deadwood for d in legal_declarations(hand, ruleset("eaai"))] == [1, 10]
+    with pytest.raises(ParameterError, match="upcard"):
+        legal_declarations(hand, ruleset("oklahoma"))
+
+
+def layable_now(table: Table, cards: str, rules: RulesLike) -> set[str]:
+    return {card_str(x.card) for x in legal_layoffs(table, parse_cards(cards), rules)}
