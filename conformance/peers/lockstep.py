@@ -183,15 +183,15 @@ def _result_key(r: PeerResult, points: bool) -> tuple[Any, ...]:
 
 
 def _play_hand(
-    p: _Timed, o: _Timed, report: LockstepReport, h: int, params: Params, chooser: Chooser,
-    flags: tuple[bool, bool, bool],
+    p: _Timed, o: _Timed, report: LockstepReport, h: int, params: tuple[Params, Params],
+    chooser: Chooser, flags: tuple[bool, bool, bool],
 ) -> Divergence | str:
     """Play hand ``h`` on both sides; the first divergence, or the agreed outcome."""
     auto_showdown, gin_auto, points = flags
     deck, dealer = deal_for_hand(report.seed, h)
     rng = random.Random(f"ginspec-lockstep-play:{report.seed}:{h}")
-    p("new_hand", deck, dealer, params)
-    o("new_hand", deck, dealer, params)
+    p("new_hand", deck, dealer, params[0])
+    o("new_hand", deck, dealer, params[1])
     history: list[tuple[int, str]] = []
 
     def diverge(kind: str, phase: str, peer_s: str, ours_s: str, sig: str) -> Divergence:
@@ -251,9 +251,15 @@ def lockstep(
     seed: int = 0,
     chooser: Chooser = greedy_choice,
     max_divergences: int | None = None,
+    peer_params: Params | None = None,
 ) -> LockstepReport:
-    """Play ``hands`` seeded random hands on ``peer`` and ``ours`` side by side."""
+    """Play ``hands`` seeded random hands on ``peer`` and ``ours`` side by side.
+
+    Both play ``params``, unless ``peer_params`` is given: then the peer plays its own rules
+    and every divergence is a difference between those and ``params`` (e.g. the peer's own
+    profile against the closest seed profile)."""
     report = LockstepReport(peer.info.name, dict(params), seed)
+    both = (params if peer_params is None else peer_params, params)
     p, o = _Timed(peer, report, "seconds_peer"), _Timed(ours, report, "seconds_ours")
     limits = " ".join(peer.info.limitations)
     flags = ("melding.explicit" not in peer.info.capabilities,
@@ -263,7 +269,7 @@ def lockstep(
         if max_divergences is not None and len(report.divergences) >= max_divergences:
             break
         report.hands += 1
-        outcome = _play_hand(p, o, report, h, params, chooser, flags)
+        outcome = _play_hand(p, o, report, h, both, chooser, flags)
         if isinstance(outcome, Divergence):
             report.divergences.append(outcome)
             report.by_signature[outcome.signature] += 1

@@ -323,9 +323,12 @@ class OpenSpielDriver(PeerDriver):
             if not state.finished_layoffs():
                 start = state.clone()
                 start.apply_action(PASS)
+            gin = state.finished_layoffs()
             for ids in self._meld_sets(start, done_allowed=False):
                 melds = self._meld_cards(ids)
-                plan[format_action("meld", sorted(melds, key=min))] = []
+                # After gin there is nothing to lay off: the spread ends the hand at once.
+                plan[format_action("meld", sorted(melds, key=min))] = (
+                    [*self._os_meld_actions(melds), PASS] if gin else [])
         elif phase == "defender-layoff":
             assert self._defender_melds is not None
             held = frozenset().union(*self._defender_melds) if self._defender_melds else frozenset()
@@ -357,7 +360,7 @@ class OpenSpielDriver(PeerDriver):
         _, by_canon = self._table()
         if canon not in by_canon:
             return Verdict(False, f"not among OpenSpiel's legal actions in phase {phase}")
-        if phase == "defender-meld":
+        if phase == "defender-meld" and not self._state.finished_layoffs():
             melds = canon[1]
             assert isinstance(melds, frozenset)
             self._defender_melds = sorted(melds, key=min)
