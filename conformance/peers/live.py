@@ -51,6 +51,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--peer-profile", help="the profile the peer plays (default: --profile)")
     parser.add_argument("--hands", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--go-on", action="store_true",
+                        help="continue a hand past a difference in legal actions")
     parser.add_argument("--json", metavar="FILE")
     parser.add_argument("--cases", metavar="DIR")
     args = parser.parse_args(argv)
@@ -59,7 +61,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         params = dict(ruleset(args.profile))
         peer_params = dict(ruleset(args.peer_profile)) if args.peer_profile else None
         report = lockstep(peer, ReferenceDriver(), params, hands=args.hands, seed=args.seed,
-                          peer_params=peer_params)
+                          peer_params=peer_params, go_on=args.go_on)
     except GinspecError as exc:
         print(f"live: error: {exc}", file=sys.stderr)
         return 2
@@ -68,7 +70,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     data["peer_profile"] = args.peer_profile or args.profile
     print(f"{args.peer} ({peer.info.version}) vs ginspec, profile {args.profile}"
           f" (peer plays {data['peer_profile']}), seed {args.seed}: {report.agreed_hands}/"
-          f"{report.hands} hands agree to the result")
+          f"{report.hands} hands agree throughout; divergences by kind (hands):")
     for sig, count in report.by_signature.most_common():
         print(f"  {count:6d}  {sig}")
     sec = data["seconds"]

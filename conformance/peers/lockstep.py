@@ -184,19 +184,28 @@ def _result_key(r: PeerResult, points: bool) -> tuple[Any, ...]:
 
 def _play_hand(
     p: _Timed, o: _Timed, report: LockstepReport, h: int, params: tuple[Params, Params],
-    chooser: Chooser, flags: tuple[bool, bool, bool],
-) -> Divergence | str:
-    """Play hand ``h`` on both sides; the first divergence, or the agreed outcome."""
+    chooser: Chooser, flags: tuple[bool, bool, bool], go_on: bool = False,
+) -> tuple[list[Divergence], str | None]:
+    """Play hand ``h`` on both sides: the divergences found (the first only, unless
+    ``go_on``: then play continues with actions both sides allow, and each kind of difference
+    is recorded once) and the agreed outcome (None when the sides parted for good)."""
     auto_showdown, gin_auto, points = flags
     deck, dealer = deal_for_hand(report.seed, h)
     rng = random.Random(f"ginspec-lockstep-play:{report.seed}:{h}")
     p("new_hand", deck, dealer, params[0])
     o("new_hand", deck, dealer, params[1])
     history: list[tuple[int, str]] = []
+    found: list[Divergence] = []
 
-    def diverge(kind: str, phase: str, peer_s: str, ours_s: str, sig: str) -> Divergence:
-        return Divergence(h, dealer, tuple(deck), tuple(history), kind, phase, peer_s, ours_s,
-                          sig)
+    def diverge(kind: str, phase: str, peer_s: str, ours_s: str, sig: str
+                ) -> tuple[list[Divergence], None]:
+        note(kind, phase, peer_s, ours_s, sig)
+        return found, None
+
+    def note(kind: str, phase: str, peer_s: str, ours_s: str, sig: str) -> None:
+        if all(d.signature != sig for d in found):
+            found.append(Divergence(h, dealer, tuple(deck), tuple(history), kind, phase, peer_s,
+                                    ours_s, sig))
 
     while True:
         po, oo = p("observe"), o("observe")
@@ -212,7 +221,7 @@ def _play_hand(
             if _result_key(pr, points) != _result_key(orr, points):
                 return diverge("result", "over", repr(pr), repr(orr),
                                f"result {pr.outcome}/{orr.outcome}")
-            return str(orr.outcome)
+            return found, str(orr.outcome)
         if oo.phase in PRE_SHOWDOWN and _obs_key(po) != _obs_key(oo):
             return diverge("observation", oo.phase, repr(po), repr(oo),
                            f"observation in {oo.phase}")
@@ -228,9 +237,14 @@ def _play_hand(
             only_ours = sorted(a for a in ol if canonical(a) not in ps)
             verbs = sorted({("+peer " + a.split()[0]) for a in only_peer}
                            | {("+ours " + a.split()[0]) for a in only_ours})
-            return diverge("legal-actions", oo.phase, " | ".join(only_peer) or "-",
-                           " | ".join(only_ours) or "-",
-                           f"legal actions in {oo.phase}: {', '.join(verbs)}")
+            sig = f"legal actions in {oo.phase}: {', '.join(verbs)}"
+            shared = sorted(a for a in pl if canonical(a) in os_)
+            if not go_on or not shared:
+                return diverge("legal-actions", oo.phase, " | ".join(only_peer) or "-",
+                               " | ".join(only_ours) or "-", sig)
+            note("legal-actions", oo.phase, " | ".join(only_peer) or "-",
+                 " | ".join(only_ours) or "-", sig)
+            pl = shared
         action = chooser(rng, po, sorted(pl))
         who = oo.to_act if oo.to_act is not None else -1
         pv = p("apply", action)
@@ -252,12 +266,15 @@ def lockstep(
     chooser: Chooser = greedy_choice,
     max_divergences: int | None = None,
     peer_params: Params | None = None,
+    go_on: bool = False,
 ) -> LockstepReport:
     """Play ``hands`` seeded random hands on ``peer`` and ``ours`` side by side.
 
     Both play ``params``, unless ``peer_params`` is given: then the peer plays its own rules
     and every divergence is a difference between those and ``params`` (e.g. the peer's own
-    profile against the closest seed profile)."""
+    profile against the closest seed profile). With ``go_on`` a hand continues past a
+    difference in legal actions with an action both sides allow, so one early difference does
+    not hide the later ones."""
     report = LockstepReport(peer.info.name, dict(params), seed)
     both = (params if peer_params is None else peer_params, params)
     p, o = _Timed(peer, report, "seconds_peer"), _Timed(ours, report, "seconds_ours")
@@ -269,12 +286,13 @@ def lockstep(
         if max_divergences is not None and len(report.divergences) >= max_divergences:
             break
         report.hands += 1
-        outcome = _play_hand(p, o, report, h, both, chooser, flags)
-        if isinstance(outcome, Divergence):
-            report.divergences.append(outcome)
-            report.by_signature[outcome.signature] += 1
-        else:
+        found, outcome = _play_hand(p, o, report, h, both, chooser, flags, go_on)
+        for d in found:
+            report.divergences.append(d)
+            report.by_signature[d.signature] += 1
+        if not found:
             report.agreed_hands += 1
+        if outcome is not None:
             report.outcomes[outcome] += 1
     report.seconds_total = time.perf_counter() - start
     return report

@@ -24,7 +24,7 @@ from typing import Any, Final
 
 from ginspec.spec.cards import Card
 
-from .actions import Canonical, canonical, format_action, merge_runs
+from .actions import Canonical, canonical, format_action, merge_runs, parse_melds
 from .deal import DealLayout, layout
 from .model import (
     ACCEPTED,
@@ -101,6 +101,25 @@ def _fits(meld: frozenset[Card], card: Card) -> bool:
     if len(ranks) == 1:
         return len(meld) == 3 and card % 13 in ranks and card not in meld
     return suits == {card // 13} and card % 13 in (min(ranks) - 1, max(ranks) + 1)
+
+
+def _splits(run: list[Card]) -> list[list[list[Card]]]:
+    """Every way to write a run as consecutive runs of three or more cards."""
+    out: list[list[list[Card]]] = [[run]]
+    for cut in range(3, len(run) - 2):
+        out += [[run[:cut], *rest] for rest in _splits(run[cut:])]
+    return out
+
+
+def _spellings(melds: Iterable[frozenset[Card]]) -> list[list[frozenset[Card]]]:
+    """The ways to write a spread whose runs of six or more may be written in parts."""
+    ways: list[list[frozenset[Card]]] = [[]]
+    for meld in sorted(melds, key=min):
+        cards = sorted(meld)
+        is_run = len({c // 13 for c in cards}) == 1 and len(cards) >= 6
+        options = _splits(cards) if is_run else [[cards]]
+        ways = [[*w, *(frozenset(p) for p in opt)] for w in ways for opt in options]
+    return ways
 
 
 def _pieces(run: Sequence[Card]) -> list[list[Card]]:
@@ -316,8 +335,9 @@ class OpenSpielDriver(PeerDriver):
         elif phase == "declare":
             for ids in self._meld_sets(state, done_allowed=True):
                 melds = self._meld_cards(ids)
-                plan[format_action("declare", sorted(melds, key=min))] = [
-                    *self._os_meld_actions(melds), PASS]
+                for spelling in _spellings(melds):
+                    plan[format_action("declare", spelling)] = [
+                        *self._os_meld_actions(spelling), PASS]
         elif phase == "defender-meld":
             start = state
             if not state.finished_layoffs():
@@ -327,8 +347,9 @@ class OpenSpielDriver(PeerDriver):
             for ids in self._meld_sets(start, done_allowed=False):
                 melds = self._meld_cards(ids)
                 # After gin there is nothing to lay off: the spread ends the hand at once.
-                plan[format_action("meld", sorted(melds, key=min))] = (
-                    [*self._os_meld_actions(melds), PASS] if gin else [])
+                for spelling in _spellings(melds):
+                    plan[format_action("meld", spelling)] = (
+                        [*self._os_meld_actions(spelling), PASS] if gin else [])
         elif phase == "defender-layoff":
             assert self._defender_melds is not None
             held = frozenset().union(*self._defender_melds) if self._defender_melds else frozenset()
@@ -367,9 +388,9 @@ class OpenSpielDriver(PeerDriver):
             self._cache = None
             return ACCEPTED
         if phase == "declare":
-            melds = canon[1]
-            assert isinstance(melds, frozenset)
-            self._declared = sorted(melds, key=min)
+            # Keep the melds as written: a layoff names its target by the declared meld.
+            self._declared = sorted((frozenset(m) for m in parse_melds(action.split(None, 1)[1])),
+                                    key=min)
         if phase == "defender-layoff" and canon[0] == "layoff":
             card, anchor = canon[1], canon[2]
             assert isinstance(card, int) and isinstance(anchor, int)
