@@ -276,3 +276,17 @@ def test_cli_bad_input_is_one_line_and_exit_2(argv: list[str], capsys: pytest.Ca
     assert main(argv) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and err.startswith("ginspec: error: ")
+
+
+def test_cli_explains_one_parameter(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["rules", "--param", "undercut_on_tie"]) == 0
+    out = capsys.readouterr().out
+    assert "decides SCORE.TIE" in out and "profiles: openspiel" in out
+    assert main(["rules", "--param", "gin_bonus", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    by_value = {item["value"]: set(item["profiles"]) for item in data["values"]}
+    assert "pagat" in by_value[20] and "wikipedia" in by_value[25]
+    assert set().union(*by_value.values()) == set(profiles())
+    assert main(["rules", "--param", "nope"]) == 2
+    assert main(["rules", "pagat", "--param", "gin_bonus"]) == 2
+    assert capsys.readouterr().err.count("\n") == 2

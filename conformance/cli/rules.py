@@ -2,7 +2,9 @@
 
 * ``ginspec rules`` lists the profiles and the parameters (type, allowed values, default, clause).
 * ``ginspec rules PROFILE [--set NAME=VALUE ...] [--json]`` prints one ruleset as a table of
-  parameter, value and source. Unknown profiles, parameters or values, and impossible
+  parameter, value and source.
+* ``ginspec rules --param NAME [--json]`` explains one parameter: its clause, every attested value
+  with its sources, and which profiles play which value. Unknown profiles, parameters or values, and impossible
   combinations, are one-line errors with exit code 2.
 """
 
@@ -13,7 +15,7 @@ import json
 from typing import Any
 
 from ginspec.conformance.cli import UsageError
-from ginspec.spec.parameters import Value, parameters
+from ginspec.spec.parameters import Value, parameter, parameters
 from ginspec.spec.profiles import parse_overrides, profile, profiles, ruleset
 
 
@@ -27,6 +29,8 @@ def register(sub: Any) -> None:
     p.add_argument("profile", nargs="?", help="a profile name, e.g. pagat (see `ginspec rules`)")
     p.add_argument("--set", dest="overrides", action="append", default=[], metavar="NAME=VALUE",
                    help="override a parameter (repeatable)")
+    p.add_argument("--param", metavar="NAME",
+                   help="explain one parameter: values, sources, and the profiles that play each")
     p.add_argument("--json", action="store_true", help="print JSON instead of a table")
     p.set_defaults(handler=run)
 
@@ -69,8 +73,49 @@ def _print_catalogue() -> None:
     print("Show one profile: ginspec rules PROFILE [--set NAME=VALUE ...] [--json]")
 
 
+def _param_json(name: str) -> dict[str, Any]:
+    param = parameter(name)
+    by_value: dict[str, list[str]] = {}
+    for prof in profiles():
+        by_value.setdefault(_show(profile(prof).entries[name].value), []).append(prof)
+    values = [
+        {"value": a.value, "note": a.note, "sources": list(a.sources),
+         "profiles": by_value.pop(_show(a.value), [])}
+        for a in param.values
+    ]
+    values += [{"value": profile(ps[0]).entries[name].value, "note": "", "sources": [],
+                "profiles": ps} for ps in by_value.values()]
+    return {
+        "name": param.name, "type": param.type, "allowed": param.allowed(),
+        "default": param.default, "default_reason": param.default_reason,
+        "clause": param.clause, "description": param.description, "values": values,
+    }
+
+
+def _print_param(name: str) -> None:
+    data = _param_json(name)
+    print(f"{data['name']} ({data['type']}: {data['allowed']}) — decides {data['clause']}")
+    print(data["description"])
+    print(f"Default: {_show(data['default'])} ({data['default_reason']})")
+    for item in data["values"]:
+        print()
+        note = f" — {item['note']}" if item["note"] else ""
+        print(f"{_show(item['value'])}{note}")
+        for source in item["sources"]:
+            print(f"    {source}")
+        print(f"    profiles: {', '.join(item['profiles']) or '(none)'}")
+
+
 def run(args: argparse.Namespace) -> int:
     overrides = parse_overrides(args.overrides)
+    if args.param is not None:
+        if args.profile is not None or overrides:
+            raise UsageError("rules: --param takes no PROFILE and no --set")
+        if args.json:
+            print(json.dumps(_param_json(args.param), indent=1))
+        else:
+            _print_param(args.param)
+        return 0
     if args.profile is None:
         if overrides:
             raise UsageError("rules: --set needs a PROFILE")
