@@ -107,3 +107,12 @@ def test_play_bad_input(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["play", "--profile", "pagat", "--seed", "1", "--set", "gin_bonus=x"]) == 2
     err = capsys.readouterr().err
     assert err.count("ginspec: error:") == 3
+
+
+def test_bench_engine_runs(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bench", "engine", "--hands", "3", "--profile", "pagat", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    ours = out["measures"][0]
+    assert ours["name"] == "ginspec engine (pagat)" and ours["hands"] == 3
+    assert ours["steps_per_hand"] > 2
+    assert main(["bench", "engine", "--hands", "0"]) == 2

@@ -40,6 +40,8 @@ class Measure:
     hands: int
     steps: int
     seconds: float
+    scored: int
+    """Hands that ended in a score (a knock or gin) rather than void or 0-0."""
 
     @property
     def hands_per_second(self) -> float:
@@ -53,22 +55,27 @@ class Measure:
         return {"name": self.name, "hands": self.hands, "steps": self.steps,
                 "seconds": round(self.seconds, 3),
                 "hands_per_second": round(self.hands_per_second, 1),
-                "steps_per_hand": round(self.steps_per_hand, 1)}
+                "steps_per_hand": round(self.steps_per_hand, 1),
+                "scored_hands": self.scored}
 
 
-def _timed(name: str, play_hand: Callable[[int], int], hands: int) -> Measure:
+def _timed(name: str, play_hand: Callable[[int], tuple[int, bool]], hands: int) -> Measure:
     steps = 0
+    scored = 0
     start = time.perf_counter()
     for i in range(hands):
-        steps += play_hand(i)
-    return Measure(name, hands, steps, time.perf_counter() - start)
+        n, score = play_hand(i)
+        steps += n
+        scored += score
+    return Measure(name, hands, steps, time.perf_counter() - start, scored)
 
 
-def engine_hand(profile: str, seed: int) -> Callable[[int], int]:
-    """A function playing hand ``i`` at random through the engine; returns its step count."""
+def engine_hand(profile: str, seed: int) -> Callable[[int], tuple[int, bool]]:
+    """A function playing hand ``i`` at random through the engine; returns its step count and
+    whether anybody scored."""
     rules = rules_for_profile(profile)
 
-    def play(i: int) -> int:
+    def play(i: int) -> tuple[int, bool]:
         rng = random.Random(seed * 1_000_003 + i)
         state = HandState.new(deal_from_seed(rng.getrandbits(32), i % 2), rules)
         steps = 0
@@ -77,12 +84,13 @@ def engine_hand(profile: str, seed: int) -> Callable[[int], int]:
             action = state.chance_action() if chance else rng.choice(list(state.legal_actions()))
             state = state.apply(action)
             steps += 1
-        return steps
+        assert state.result is not None
+        return steps, any(state.result.points)
 
     return play
 
 
-def openspiel_hand(seed: int) -> Callable[[int], int] | None:
+def openspiel_hand(seed: int) -> Callable[[int], tuple[int, bool]] | None:
     """The same for OpenSpiel's gin_rummy (chance nodes, i.e. the deal, count as steps)."""
     try:
         import pyspiel
@@ -90,7 +98,7 @@ def openspiel_hand(seed: int) -> Callable[[int], int] | None:
         return None
     game = pyspiel.load_game("gin_rummy")
 
-    def play(i: int) -> int:
+    def play(i: int) -> tuple[int, bool]:
         rng = random.Random(seed * 1_000_003 + i)
         state = game.new_initial_state()
         steps = 0
@@ -101,7 +109,7 @@ def openspiel_hand(seed: int) -> Callable[[int], int] | None:
                 action = rng.choice(state.legal_actions())
             state.apply_action(action)
             steps += 1
-        return steps
+        return steps, any(state.returns())
 
     return play
 
@@ -170,10 +178,10 @@ def run(args: argparse.Namespace) -> int:
         return 0
     print(f"random full hands, {result['hands']} per side, seed {result['seed']}, "
           f"Python {result['python']} ({result['machine']})")
-    print(f"{'side':40} {'hands/s':>9} {'steps/hand':>11} {'seconds':>8}")
+    print(f"{'side':36} {'hands/s':>9} {'steps/hand':>11} {'scored':>7} {'seconds':>8}")
     for m in result["measures"]:
-        print(f"{m['name']:40} {m['hands_per_second']:9.1f} {m['steps_per_hand']:11.1f} "
-              f"{m['seconds']:8.2f}")
+        print(f"{m['name']:36} {m['hands_per_second']:9.1f} {m['steps_per_hand']:11.1f} "
+              f"{m['scored_hands']:7d} {m['seconds']:8.2f}")
     if "ratios_vs_openspiel" in result:
         for name, ratio in result["ratios_vs_openspiel"].items():
             print(f"{name}: {ratio:.2f}x OpenSpiel's hands/s")
