@@ -25,7 +25,15 @@ from ginspec.reference.melds import (
     optimal_arrangements,
     to_mask,
 )
-from ginspec.spec.cards import Card, CardMask, card_str, card_value, cards_of, parse_card
+from ginspec.spec.cards import (
+    Card,
+    CardMask,
+    card_str,
+    card_value,
+    cards_of,
+    parse_card,
+    parse_cards,
+)
 from ginspec.spec.clauses import implements
 from ginspec.spec.errors import GinspecError, HandSizeError, ParameterError
 from ginspec.spec.parameters import Value, parameter
@@ -366,7 +374,18 @@ class Declaration:
         return melds + (f" | {dead}" if dead else "")
 
     def __repr__(self) -> str:
-        return f"Declaration({str(self)!r})"
+        return f"Declaration.parse({str(self)!r})"
+
+    @classmethod
+    def parse(cls, text: str, rules: MeldRules = STANDARD) -> Declaration:
+        """``'7H 7D 7S / 8C 9C TC | 2S 3D'``: the melds split by ``/``, the deadwood after ``|``.
+
+        Only the melds are checked here (MELD.*), not the knock limit: see check_declaration.
+        """
+        meld_part, _, dead_part = text.partition("|")
+        melds = tuple(make_meld(parse_cards(m), rules) for m in meld_part.split("/") if m.strip())
+        dead = tuple(parse_cards(dead_part))
+        return cls(melds, dead, sum(card_value(c, rules.ace_value) for c in dead))
 
 
 def _hand_mask(hand: Cards) -> CardMask:

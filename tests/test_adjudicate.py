@@ -198,3 +198,20 @@ def test_knocker_layoffs_never_hurt_the_knocker(position: tuple[list[int], list[
         table = apply_layoff(table, layoff, srules, "knocker", both.declaration.gin)
     left = set(both.declaration.deadwood_cards) - {x.card for x in both.knocker_layoffs}
     assert both.knocker_deadwood == value(sorted(left))
+
+
+def test_reprs_are_valid_python() -> None:
+    from ginspec.reference.layoffs import (  # noqa: F401  (names used by eval)
+        Declaration,
+        Defence,
+        Layoff,
+        TableMeld,
+    )
+    from ginspec.reference.meld_rules import MeldRules  # noqa: F401
+    from ginspec.reference.melds import MeldKind  # noqa: F401
+
+    ruling = adjudicate_position(position("KS KC KD 5S 6S 7S 9C TC JC JD",
+                                          "2S 2C 2D 2H 8S 8C 8D 9S 7C AC"))
+    for obj in (ruling.declaration, ruling.defence, ruling.defence.table[0] if ruling.defence
+                else None, CHAIN):
+        assert eval(repr(obj)) == obj
