@@ -16,7 +16,10 @@ from typing import NoReturn
 
 from ginspec.spec.errors import GinspecError
 
-COMMAND_MODULES: tuple[str, ...] = ("deadwood", "clauses", "rules", "adjudicate", "ruling", "play", "bench", "prove")
+COMMAND_MODULES: tuple[str, ...] = (
+    "deadwood", "clauses", "rules", "adjudicate", "ruling", "play", "bench", "prove", "suite",
+    "conform",
+)
 """Modules of ginspec.conformance.cli, each adding its sub-commands."""
 
 EXIT_OK = 0

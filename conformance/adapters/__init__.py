@@ -1,0 +1,11 @@
+"""Adapters: how the runner talks to an implementation (in-process or over the protocol)."""
+
+from ginspec.conformance.adapters.base import (
+    Adapter,
+    AdapterError,
+    AdapterFault,
+    Hello,
+    Verdict,
+)
+
+__all__ = ["Adapter", "AdapterError", "AdapterFault", "Hello", "Verdict"]

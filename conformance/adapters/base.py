@@ -1,0 +1,178 @@
+"""The adapter interface: the abstract base class an implementation under test implements.
+
+An adapter wraps one gin rummy engine. The runner calls :meth:`Adapter.hello` once, then per case
+either :meth:`Adapter.query` (meld, deadwood and knock questions) or :meth:`Adapter.new_hand` /
+:meth:`Adapter.new_match` followed by :meth:`Adapter.apply`, :meth:`Adapter.legal_actions`,
+:meth:`Adapter.observe` and :meth:`Adapter.result`. The same calls exist as the JSON-lines
+protocol (``conformance/PROTOCOL.md``);
+:class:`~ginspec.conformance.adapters.command.CommandAdapter`
+speaks it to a subprocess and ``ginspec serve`` serves any adapter over it.
+
+Vocabulary: players are 0 and 1; cards are canonical tokens (``TS``, ``7H``); actions are the
+strings of ACTION.GRAMMAR (``draw-stock``, ``discard 7H``, ``knock 2C``, ``declare 7D 7H 7S``,
+``layoff 9S to 8S``, ``done`` ...); rejection codes are those of ACTION.REJECTION.
+
+Engines differ in how they work, and say so through capabilities (see
+:data:`ginspec.conformance.cases.CAPABILITIES`): an engine that melds automatically does not
+declare ``melding.explicit`` and is never sent a case that needs ``declare`` actions; one that
+lays off automatically does not declare ``layoff.explicit``; one that plays single hands only does
+not declare ``match``. The runner never sends a case whose profile, capabilities or parameter
+overrides the adapter did not declare.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ginspec.conformance.versions import PROTOCOL_VERSION
+from ginspec.spec.errors import GinspecError
+
+JSONObject = dict[str, Any]
+
+
+class AdapterError(GinspecError):
+    """The adapter cannot be set up at all (bad SPEC, import error, failed hello): exit 2."""
+
+
+class AdapterFault(Exception):
+    """The adapter misbehaved on one case (crash, timeout, garbage, protocol violation).
+
+    Recorded as an adapter error on that case; the runner restarts the adapter and goes on.
+    """
+
+    def __init__(self, message: str, *, kind: str = "error", stderr: str = ""):
+        super().__init__(message)
+        self.kind = kind
+        self.stderr = stderr
+
+
+@dataclass(frozen=True)
+class Hello:
+    """What an adapter says about itself at the start of a run."""
+
+    name: str
+    version: str
+    protocol: int = PROTOCOL_VERSION
+    language: str = "python"
+    profiles: tuple[str, ...] = ()
+    capabilities: tuple[str, ...] = ()
+    overrides: tuple[str, ...] = ()
+    """The parameter names the adapter accepts as overrides on top of a profile."""
+    homepage: str = ""
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> JSONObject:
+        return {
+            "name": self.name,
+            "version": self.version,
+            "protocol": self.protocol,
+            "language": self.language,
+            "profiles": list(self.profiles),
+            "capabilities": list(self.capabilities),
+            "overrides": list(self.overrides),
+            "homepage": self.homepage,
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Hello:
+        def strings(key: str) -> tuple[str, ...]:
+            value = data.get(key, [])
+            if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+                raise AdapterFault(f"hello: {key} must be a list of strings", kind="protocol")
+            return tuple(value)
+
+        protocol = data.get("protocol")
+        if not isinstance(protocol, int) or isinstance(protocol, bool):
+            raise AdapterFault("hello: protocol must be an integer", kind="protocol")
+        name, version = data.get("name"), data.get("version")
+        if not isinstance(name, str) or not isinstance(version, str):
+            raise AdapterFault("hello: name and version must be strings", kind="protocol")
+        return cls(
+            name=name,
+            version=version,
+            protocol=protocol,
+            language=str(data.get("language", "")),
+            profiles=strings("profiles"),
+            capabilities=strings("capabilities"),
+            overrides=strings("overrides"),
+            homepage=str(data.get("homepage", "")),
+        )
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The answer to :meth:`Adapter.apply`: accepted, or rejected with a code."""
+
+    accepted: bool
+    code: str | None = None
+
+    @classmethod
+    def ok(cls) -> Verdict:
+        return cls(True)
+
+    @classmethod
+    def rejected(cls, code: str) -> Verdict:
+        return cls(False, code)
+
+    def to_json(self) -> JSONObject:
+        return {"accepted": True} if self.accepted else {"accepted": False, "code": self.code}
+
+    def __str__(self) -> str:
+        return "accepted" if self.accepted else f"rejected {self.code}"
+
+
+class Adapter(ABC):
+    """Implement this to put an engine through the suite (see the module documentation).
+
+    Methods for capabilities the adapter does not declare are never called; their default
+    implementations raise :class:`NotImplementedError`, which the runner records as an adapter
+    error. Any other exception is also an adapter error on that case (not a rules failure).
+    """
+
+    @abstractmethod
+    def hello(self) -> Hello:
+        """Name, version, protocol version, supported profiles, capabilities and overrides."""
+
+    def query(
+        self, what: str, args: Mapping[str, Any], profile: str | None, overrides: Mapping[str, Any]
+    ) -> JSONObject:
+        """Answer a ``query.*`` question; see PROTOCOL.md for each ``what`` and its answer."""
+        raise NotImplementedError(f"query {what}")
+
+    def new_hand(self, profile: str, overrides: Mapping[str, Any], deal: Mapping[str, Any]) -> None:
+        """Start one hand from ``deal`` = ``{"dealer": 0|1, "deck": [52 tokens]}``.
+
+        Never shuffle: the deck order is the deal."""
+        raise NotImplementedError("new_hand")
+
+    def new_match(
+        self, profile: str, overrides: Mapping[str, Any], deals: Sequence[Mapping[str, Any]]
+    ) -> None:
+        """Start a match; hand ``k`` (redeals included) uses ``deals[k]``."""
+        raise NotImplementedError("new_match")
+
+    def legal_actions(self) -> list[str]:
+        """Every legal action of the player to act, as canonical action strings."""
+        raise NotImplementedError("legal_actions")
+
+    @abstractmethod
+    def apply(self, player: int, action: str) -> Verdict:
+        """Apply ``action`` for ``player``; a refused action leaves the state unchanged."""
+
+    @abstractmethod
+    def observe(self) -> JSONObject:
+        """The referee's view: ``phase``, ``to_act``, ``hand_sizes``, ``discard_top``,
+        ``stock_size``."""
+
+    @abstractmethod
+    def result(self) -> JSONObject | None:
+        """The result once the hand (or match) is over, else ``None``; see PROTOCOL.md."""
+
+    def close(self) -> None:  # noqa: B027 - optional hook
+        """Release resources (the runner calls it once at the end, and before a restart)."""
+
+    def restart(self) -> None:  # noqa: B027 - optional hook
+        """Get ready for the next case after a fault (a subprocess adapter respawns)."""

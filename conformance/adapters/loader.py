@@ -1,0 +1,55 @@
+"""Turning an ``--adapter SPEC`` into an :class:`Adapter`.
+
+* ``reference`` — the reference implementation, in-process;
+* ``python:MODULE:CLASS`` — an in-process adapter class (a subclass of :class:`Adapter`, built with
+  no arguments);
+* ``cmd:COMMAND ARGS`` — a subprocess speaking the JSON-lines protocol (``PROTOCOL.md``).
+"""
+
+from __future__ import annotations
+
+import importlib
+import shlex
+
+from ginspec.conformance.adapters.base import Adapter, AdapterError
+
+
+def open_adapter(spec: str, *, timeout: float = 10.0) -> Adapter:
+    """The adapter named by ``spec``; bad specs raise AdapterError (exit 2)."""
+    if spec == "reference":
+        from ginspec.conformance.adapters.reference import ReferenceAdapter
+
+        return ReferenceAdapter()
+    if spec.startswith("python:"):
+        parts = spec.split(":")
+        if len(parts) != 3 or not all(parts[1:]):
+            raise AdapterError(f"--adapter: {spec!r}: expected python:MODULE:CLASS")
+        _, module_name, class_name = parts
+        try:
+            module = importlib.import_module(module_name)
+        except ImportError as exc:
+            raise AdapterError(f"--adapter: cannot import {module_name!r}: {exc}") from None
+        cls = getattr(module, class_name, None)
+        if not isinstance(cls, type) or not issubclass(cls, Adapter):
+            raise AdapterError(
+                f"--adapter: {module_name}.{class_name} is not a subclass of "
+                "ginspec.conformance.adapters.Adapter"
+            )
+        try:
+            return cls()
+        except Exception as exc:
+            raise AdapterError(f"--adapter: {module_name}.{class_name}() failed: {exc}") from None
+    if spec.startswith("cmd:"):
+        from ginspec.conformance.adapters.command import CommandAdapter
+
+        try:
+            argv = shlex.split(spec[4:])
+        except ValueError as exc:
+            raise AdapterError(f"--adapter: {spec!r}: {exc}") from None
+        if not argv:
+            raise AdapterError("--adapter: cmd: needs a command, e.g. cmd:'./my-engine --serve'")
+        return CommandAdapter(argv, timeout=timeout)
+    raise AdapterError(
+        f"--adapter: unknown adapter {spec!r}: expected reference, python:MODULE:CLASS "
+        "or cmd:COMMAND"
+    )

@@ -1,0 +1,142 @@
+"""The reference implementation behind the adapter interface (``--adapter reference``).
+
+Queries are answered by ``ginspec.reference.melds``; hands and matches are played by the
+reference game engine (``ginspec.reference.game``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from ginspec.conformance.adapters.base import Adapter, Hello, JSONObject, Verdict
+from ginspec.conformance.cases.model import CAPABILITIES
+from ginspec.conformance.cli import package_version
+from ginspec.reference.meld_rules import MeldRules
+from ginspec.reference.melds import (
+    all_melds,
+    analyse_discards,
+    check_arrangement,
+    check_meld,
+    optimal_arrangements,
+)
+from ginspec.reference.scoring import knock_limit_for
+from ginspec.spec.cards import card_str, parse_card, parse_cards
+from ginspec.spec.errors import CardError, GinspecError, MeldError
+from ginspec.spec.parameters import parameter, parameters
+
+QUERY_CAPABILITIES = tuple(c for c in CAPABILITIES if c.startswith("query."))
+
+
+def _params(overrides: Mapping[str, Any]) -> dict[str, Any]:
+    return {name: parameter(name).check(value) for name, value in overrides.items()}
+
+
+class ReferenceAdapter(Adapter):
+    """The executable reference, in-process."""
+
+    def __init__(self) -> None:
+        self._game: Any = None
+
+    def hello(self) -> Hello:
+        from ginspec.conformance.adapters import reference_game
+
+        game = reference_game.available()
+        return Hello(
+            name="ginspec-reference",
+            version=package_version(),
+            language="python",
+            profiles=reference_game.profile_names() if game else (),
+            capabilities=QUERY_CAPABILITIES + (reference_game.GAME_CAPABILITIES if game else ()),
+            overrides=tuple(sorted(parameters())),
+            homepage="https://github.com/ginspec/ginspec",
+        )
+
+    # --- queries ---------------------------------------------------------------------------
+
+    def query(
+        self, what: str, args: Mapping[str, Any], profile: str | None, overrides: Mapping[str, Any]
+    ) -> JSONObject:
+        params = dict(overrides)
+        if profile is not None:
+            from ginspec.conformance.adapters import reference_game
+
+            params = reference_game.profile_params(profile, overrides)
+        rules = MeldRules.from_params(
+            _params(
+                {
+                    k: v
+                    for k, v in params.items()
+                    if k in ("ace_high_runs", "wraparound_runs", "ace_value")
+                }
+            )
+        )
+        if what == "knock-limit":
+            return {"limit": knock_limit_for(params, parse_card(str(args["upcard"])))}
+        if what == "card":
+            try:
+                return {"canonical": card_str(parse_card(str(args["token"])))}
+            except CardError:
+                return {"error": True}
+        cards = parse_cards(args["cards"], distinct=what != "meld")
+        if what == "meld":
+            return {"valid": check_meld(cards, rules).valid}
+        if what == "melds-count":
+            return {"count": len(all_melds(cards, rules))}
+        if what == "arrangements":
+            return {"count": len(optimal_arrangements(cards, rules))}
+        if what == "deadwood":
+            best = optimal_arrangements(cards, rules, limit=1)[0]
+            return {
+                "deadwood": best.deadwood,
+                "melds": [[card_str(c) for c in m.cards] for m in best.melds],
+            }
+        if what == "arrangement":
+            try:
+                arr = check_arrangement(cards, [parse_cards(m) for m in args["melds"]], rules)
+            except MeldError:
+                return {"valid": False}
+            return {"valid": True, "deadwood": arr.deadwood}
+        if what == "knock":
+            upcard = parse_card(str(args["upcard"])) if "upcard" in args else None
+            limit = knock_limit_for(params, upcard)
+            disc = analyse_discards(cards, rules)
+            return {
+                "deadwood": disc.deadwood,
+                "best_discards": [card_str(c) for c in disc.best_discards],
+                "can_knock": disc.deadwood <= limit,
+                "gin": disc.deadwood == 0,
+                "big_gin": disc.big_gin,
+            }
+        raise GinspecError(f"unknown query {what!r}")
+
+    # --- the game --------------------------------------------------------------------------
+
+    def new_hand(self, profile: str, overrides: Mapping[str, Any], deal: Mapping[str, Any]) -> None:
+        from ginspec.conformance.adapters import reference_game
+
+        self._game = reference_game.GameDriver.hand(profile, overrides, deal)
+
+    def new_match(
+        self, profile: str, overrides: Mapping[str, Any], deals: Sequence[Mapping[str, Any]]
+    ) -> None:
+        from ginspec.conformance.adapters import reference_game
+
+        self._game = reference_game.GameDriver.match(profile, overrides, deals)
+
+    def legal_actions(self) -> list[str]:
+        return list(self._driver().legal_actions())
+
+    def apply(self, player: int, action: str) -> Verdict:
+        return self._driver().apply(player, action)
+
+    def observe(self) -> JSONObject:
+        return dict(self._driver().observe())
+
+    def result(self) -> JSONObject | None:
+        return self._driver().result()
+
+    def _driver(self) -> Any:
+        if self._game is None:
+            raise GinspecError("no hand or match started")
+        return self._game

@@ -1,0 +1,224 @@
+"""The :class:`Case` model, canonical JSON and content fingerprints (lessons L4, L5, L6)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+from ginspec.conformance.versions import CASE_FORMAT
+from ginspec.spec.errors import GinspecError
+
+JSON = Any
+"""A JSON value (dict, list, str, int, bool or None)."""
+
+
+class CaseFormatError(GinspecError):
+    """A case file is malformed; the message names the file and the field."""
+
+
+CAPABILITIES: Final[dict[str, str]] = {
+    "query.card": "parses card tokens (CARD.NOTATION)",
+    "query.meld": "tells whether cards form one meld",
+    "query.deadwood": "computes the minimum deadwood of a hand (and one optimal arrangement)",
+    "query.melds-count": "counts every meld contained in a hand",
+    "query.arrangements": "counts the optimal arrangements of a hand",
+    "query.arrangement": "validates a declared arrangement of a hand",
+    "query.knock-limit": "gives the knock limit of a hand from its first upcard (Oklahoma)",
+    "query.knock": "tells knock and gin eligibility of an 11-card hand",
+    "hand": "plays single hands from an explicit deal",
+    "match": "plays whole matches from a list of explicit deals",
+    "legal-actions": "lists the legal actions of a position",
+    "rejection-codes": "names the typed rejection code of an illegal action",
+    "melding.explicit": "the knocker and defender declare their melds as actions",
+    "layoff.explicit": "the defender lays off one card at a time as actions",
+}
+"""The closed list of capabilities an adapter may declare and a case may require."""
+
+QUERY_CAPABILITY: Final = {
+    "card": "query.card",
+    "meld": "query.meld",
+    "deadwood": "query.deadwood",
+    "melds-count": "query.melds-count",
+    "arrangements": "query.arrangements",
+    "arrangement": "query.arrangement",
+    "knock": "query.knock",
+    "knock-limit": "query.knock-limit",
+}
+
+SEMANTIC_FIELDS: Final = (
+    "kind",
+    "profile",
+    "overrides",
+    "requires",
+    "query",
+    "expect",
+    "deals",
+    "steps",
+    "checkpoints",
+    "result",
+)
+"""The fields a fingerprint covers: the question and its expected answer, not the prose."""
+
+FIELD_ORDER: Final = (
+    "format",
+    "id",
+    "fingerprint",
+    "kind",
+    "origin",
+    "description",
+    "clauses",
+    "violates",
+    "profile",
+    "overrides",
+    "requires",
+    "source",
+    "query",
+    "expect",
+    "deals",
+    "steps",
+    "checkpoints",
+    "result",
+)
+
+
+def canonical_json(value: JSON) -> str:
+    """Canonical JSON text: sorted keys, no spaces, UTF-8 characters kept."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def fingerprint_of(data: dict[str, JSON]) -> str:
+    """``sha256:`` and 32 hex digits of the canonical JSON of the semantic fields."""
+    content = {k: data[k] for k in SEMANTIC_FIELDS if k in data}
+    return "sha256:" + hashlib.sha256(canonical_json(content).encode()).hexdigest()[:32]
+
+
+@dataclass(frozen=True)
+class Case:
+    """One conformance case. ``data`` is the JSON object exactly as stored.
+
+    The typed properties read ``data``; build cases with :meth:`make`, which fills in the format
+    tag and the fingerprint.
+    """
+
+    data: dict[str, JSON] = field(compare=False)
+    path: str = field(default="", compare=False)
+    id: str = ""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "id", str(self.data["id"]))
+
+    @classmethod
+    def make(cls, **fields: JSON) -> Case:
+        """A new case from its fields (``format`` and ``fingerprint`` are computed)."""
+        data: dict[str, JSON] = {"format": CASE_FORMAT, **fields}
+        data.setdefault("violates", [])
+        data.setdefault("overrides", {})
+        data.setdefault("requires", [])
+        data["clauses"] = sorted(set(data["clauses"]) | set(data["violates"]))
+        data["violates"] = sorted(set(data["violates"]))
+        data["requires"] = sorted(set(data["requires"]))
+        data["fingerprint"] = fingerprint_of(data)
+        ordered = {k: data[k] for k in FIELD_ORDER if k in data}
+        extra = set(data) - set(FIELD_ORDER)
+        if extra:
+            raise CaseFormatError(f"case {data.get('id')}: unknown field(s) {sorted(extra)}")
+        return cls(ordered)
+
+    @property
+    def kind(self) -> str:
+        return str(self.data["kind"])
+
+    @property
+    def origin(self) -> str:
+        return str(self.data["origin"])
+
+    @property
+    def fingerprint(self) -> str:
+        return str(self.data["fingerprint"])
+
+    @property
+    def description(self) -> str:
+        return str(self.data["description"])
+
+    @property
+    def clauses(self) -> tuple[str, ...]:
+        return tuple(self.data["clauses"])
+
+    @property
+    def violates(self) -> tuple[str, ...]:
+        return tuple(self.data["violates"])
+
+    @property
+    def obeys(self) -> tuple[str, ...]:
+        """The clauses this case exercises without violating them."""
+        return tuple(c for c in self.clauses if c not in self.violates)
+
+    @property
+    def profile(self) -> str | None:
+        value = self.data["profile"]
+        return None if value is None else str(value)
+
+    @property
+    def overrides(self) -> dict[str, JSON]:
+        return dict(self.data["overrides"])
+
+    @property
+    def requires(self) -> tuple[str, ...]:
+        return tuple(self.data["requires"])
+
+    @property
+    def query(self) -> dict[str, JSON]:
+        return dict(self.data.get("query", {}))
+
+    @property
+    def expect(self) -> dict[str, JSON]:
+        return dict(self.data.get("expect", {}))
+
+    @property
+    def deals(self) -> list[dict[str, JSON]]:
+        return list(self.data.get("deals", []))
+
+    @property
+    def steps(self) -> list[dict[str, JSON]]:
+        return list(self.data.get("steps", []))
+
+    @property
+    def checkpoints(self) -> list[dict[str, JSON]]:
+        return list(self.data.get("checkpoints", []))
+
+    @property
+    def result(self) -> dict[str, JSON] | None:
+        value = self.data.get("result")
+        return None if value is None else dict(value)
+
+    def to_json(self) -> str:
+        """The stored text (see :func:`format_case`)."""
+        return format_case(self.data)
+
+    def __repr__(self) -> str:
+        return f"Case(id={self.id!r}, kind={self.kind!r}, fingerprint={self.fingerprint!r})"
+
+
+def _compact(value: JSON) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
+
+
+def format_case(data: dict[str, JSON]) -> str:
+    """Readable, diff-friendly JSON: one top-level field a line, one step or checkpoint a line.
+
+    The output is a pure function of ``data`` (keys kept in their order), so a rebuilt suite is
+    byte-identical.
+    """
+    lines = ["{"]
+    items = list(data.items())
+    for n, (key, value) in enumerate(items):
+        comma = "," if n < len(items) - 1 else ""
+        if isinstance(value, list) and value and all(isinstance(v, dict) for v in value):
+            inner = ",\n".join(f"  {_compact(v)}" for v in value)
+            lines.append(f"{json.dumps(key)}: [\n{inner}\n ]{comma}")
+        else:
+            lines.append(f"{json.dumps(key)}: {_compact(value)}{comma}")
+    lines.append("}")
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,174 @@
+"""Loading, checking and saving case files.
+
+Every malformed case raises :class:`CaseFormatError` naming the file and the JSON path of the bad
+field, e.g. ``suite/cases/query/x.json: steps/3/player: 2 is not one of [0, 1]``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator
+from functools import cache
+from pathlib import Path
+from typing import Any, Final
+
+from ginspec.conformance.cases.model import JSON, Case, CaseFormatError, fingerprint_of
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import ValidationError
+
+SCHEMA_DIR: Final = Path(__file__).resolve().parent.parent / "schema"
+
+_EXPECT_FIELDS: Final[dict[str, dict[str, tuple[type, ...]]]] = {
+    "card": {"canonical": (str,), "error": (bool,)},
+    "meld": {"valid": (bool,)},
+    "deadwood": {"deadwood": (int,), "optimal": (list,)},
+    "melds-count": {"count": (int,)},
+    "arrangements": {"count": (int,)},
+    "arrangement": {"valid": (bool,), "deadwood": (int,)},
+    "knock-limit": {"limit": (int,)},
+    "knock": {
+        "deadwood": (int,),
+        "best_discards": (list,),
+        "can_knock": (bool,),
+        "gin": (bool,),
+        "big_gin": (bool,),
+    },
+}
+_EXPECT_REQUIRED: Final[dict[str, tuple[str, ...]]] = {
+    "card": (),
+    "meld": ("valid",),
+    "deadwood": ("deadwood",),
+    "melds-count": ("count",),
+    "arrangements": ("count",),
+    "arrangement": ("valid",),
+    "knock-limit": ("limit",),
+    "knock": ("deadwood", "best_discards", "can_knock", "gin"),
+}
+
+
+@cache
+def case_validator() -> Draft202012Validator:
+    """The JSON Schema validator of the case format."""
+    schema = json.loads((SCHEMA_DIR / "case.schema.json").read_text(encoding="utf-8"))
+    Draft202012Validator.check_schema(schema)
+    return Draft202012Validator(schema)
+
+
+def _field(error: ValidationError) -> str:
+    path = "/".join(str(p) for p in error.absolute_path)
+    return path or "(top level)"
+
+
+def _best_error(errors: Iterable[ValidationError]) -> ValidationError | None:
+    """The most specific error: the deepest field first (an enum on ``kind`` beats the
+    ``required`` that the wrong kind triggers at the top level)."""
+    from jsonschema.exceptions import best_match
+
+    found = list(errors)
+    if not found:
+        return None
+    deepest = max(len(e.absolute_path) for e in found)
+    return best_match(e for e in found if len(e.absolute_path) == deepest)
+
+
+def parse_case(data: Any, where: str = "<case>") -> Case:
+    """Check ``data`` against the schema and the rules the schema cannot say; return the Case."""
+    if not isinstance(data, dict):
+        raise CaseFormatError(f"{where}: (top level): a case is a JSON object")
+    error = _best_error(case_validator().iter_errors(data))
+    if error is not None:
+        raise CaseFormatError(f"{where}: {_field(error)}: {error.message}")
+    _check_semantics(data, where)
+    return Case(data, where)
+
+
+def _check_semantics(data: dict[str, JSON], where: str) -> None:
+    expected = fingerprint_of(data)
+    if data["fingerprint"] != expected:
+        raise CaseFormatError(
+            f"{where}: fingerprint: {data['fingerprint']} does not match the content ({expected});"
+            " a changed case needs its fingerprint recomputed (ginspec suite build)"
+        )
+    missing = sorted(set(data["violates"]) - set(data["clauses"]))
+    if missing:
+        raise CaseFormatError(f"{where}: violates: {missing} not listed in clauses")
+    if data["kind"] == "query":
+        what = data["query"]["what"]
+        cards = data["query"].get("cards", [])
+        if what != "meld" and len(set(cards)) != len(cards):
+            raise CaseFormatError(f"{where}: query/cards: a card appears twice")
+        fields = _EXPECT_FIELDS[what]
+        expect = data["expect"]
+        for name, value in expect.items():
+            if name not in fields:
+                raise CaseFormatError(f"{where}: expect/{name}: not a field of a {what} query")
+            if (isinstance(value, bool) and bool not in fields[name]) or not isinstance(
+                value, fields[name]
+            ):
+                raise CaseFormatError(f"{where}: expect/{name}: wrong type {type(value).__name__}")
+        for name in _EXPECT_REQUIRED[what]:
+            if name not in expect:
+                raise CaseFormatError(f"{where}: expect/{name}: required for a {what} query")
+        if what == "card" and ("canonical" in expect) == ("error" in expect):
+            raise CaseFormatError(f"{where}: expect: a card query expects canonical or error")
+        return
+    if data["kind"] == "hand" and len(data["deals"]) != 1:
+        raise CaseFormatError(f"{where}: deals: a hand case has exactly one deal")
+    n_steps = len(data["steps"])
+    for i, point in enumerate(data["checkpoints"]):
+        if point["after"] > n_steps:
+            raise CaseFormatError(
+                f"{where}: checkpoints/{i}/after: {point['after']} is past the last step "
+                f"({n_steps})"
+            )
+
+
+def load_case(path: Path | str) -> Case:
+    """Read and check one case file."""
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise CaseFormatError(f"{p}: cannot read: {exc.strerror}") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise CaseFormatError(
+            f"{p}: (top level): invalid JSON at line {exc.lineno}: {exc.msg}"
+        ) from None
+    return parse_case(data, str(p))
+
+
+def case_files(root: Path) -> Iterator[Path]:
+    """Every ``*.json`` case file under ``root`` (or ``root`` itself), sorted."""
+    if root.is_file():
+        yield root
+        return
+    for p in sorted(root.rglob("*.json")):
+        if p.name != "manifest.json":
+            yield p
+
+
+def load_cases(roots: Iterable[Path | str]) -> list[Case]:
+    """Load every case under the given files or folders; a repeated ID is an error."""
+    cases: list[Case] = []
+    seen: dict[str, str] = {}
+    for root in roots:
+        rp = Path(root)
+        if not rp.exists():
+            raise CaseFormatError(f"{rp}: no such case file or folder")
+        for p in case_files(rp):
+            case = load_case(p)
+            if case.id in seen:
+                raise CaseFormatError(f"{p}: id: {case.id} already used by {seen[case.id]}")
+            seen[case.id] = str(p)
+            cases.append(case)
+    return cases
+
+
+def dump_case(case: Case, folder: Path) -> Path:
+    """Write ``case`` to ``folder/<kind>/<id>.json`` and return the path."""
+    path = folder / case.kind / f"{case.id}.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(case.to_json(), encoding="utf-8")
+    return path

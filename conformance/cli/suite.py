@@ -1,0 +1,145 @@
+"""``ginspec suite build|list|show|coverage``: the committed conformance suite."""
+
+from __future__ import annotations
+
+import argparse
+import fnmatch
+import json
+from pathlib import Path
+from typing import Any
+
+from ginspec.conformance.cases import Case, load_case, load_cases
+from ginspec.conformance.cases.model import CaseFormatError
+from ginspec.conformance.generate.suite import SUITE_DIR, build, read_manifest, stale_files, write
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser("suite", help="build, list and show the conformance suite")
+    ss = p.add_subparsers(dest="suite_command", metavar="ACTION")
+    b = ss.add_parser("build", help="regenerate the committed suite (byte-identical on rerun)")
+    b.add_argument(
+        "--out", type=Path, default=SUITE_DIR, help="suite folder (default: the package's)"
+    )
+    b.add_argument(
+        "--check",
+        action="store_true",
+        help="write nothing; exit 1 when the committed suite differs from a fresh build",
+    )
+    b.set_defaults(handler=run_build)
+    li = ss.add_parser("list", help="list case IDs (with kind, origin and clauses)")
+    li.add_argument("--suite", type=Path, default=SUITE_DIR, help="suite folder or case file")
+    li.add_argument("--cases", metavar="GLOB", help="only IDs matching this glob")
+    li.add_argument("--clause", metavar="ID", help="only cases citing this clause")
+    li.add_argument("--json", action="store_true", help="JSON lines")
+    li.set_defaults(handler=run_list)
+    sh = ss.add_parser("show", help="print one case")
+    sh.add_argument("id", help="a case ID")
+    sh.add_argument("--suite", type=Path, default=SUITE_DIR)
+    sh.set_defaults(handler=run_show)
+    cv = ss.add_parser("coverage", help="per clause: cases that obey it and that violate it")
+    cv.add_argument("--json", action="store_true")
+    cv.add_argument(
+        "--strict",
+        action="store_true",
+        help="exit 1 when a testable clause lacks an obeying or a violating case",
+    )
+    cv.set_defaults(handler=run_coverage)
+    p.set_defaults(handler=lambda args: (p.print_help(), 2)[1])
+
+
+def run_build(args: argparse.Namespace) -> int:
+    built = build(args.out)
+    if args.check:
+        diff = stale_files(built, args.out)
+        for rel in diff[:20]:
+            print(f"differs: {rel}")
+        if diff:
+            print(f"{len(diff)} file(s) differ from a fresh build: run 'ginspec suite build'")
+            return 1
+        print(f"suite up to date: {len(built.cases)} cases")
+        return 0
+    changed = write(built, args.out)
+    print(f"{len(built.cases)} cases, {changed} file(s) written to {args.out}")
+    return 0
+
+
+def _selected(args: argparse.Namespace) -> list[Case]:
+    cases = load_cases([args.suite])
+    if args.cases:
+        cases = [c for c in cases if fnmatch.fnmatchcase(c.id, args.cases)]
+    if args.clause:
+        cases = [c for c in cases if args.clause in c.clauses]
+    return cases
+
+
+def run_list(args: argparse.Namespace) -> int:
+    for case in _selected(args):
+        if args.json:
+            print(
+                json.dumps(
+                    {
+                        "id": case.id,
+                        "kind": case.kind,
+                        "origin": case.origin,
+                        "profile": case.profile,
+                        "clauses": list(case.clauses),
+                        "fingerprint": case.fingerprint,
+                    }
+                )
+            )
+        else:
+            print(
+                f"{case.id:<60} {case.kind:<6} {case.profile or '-':<14} {' '.join(case.clauses)}"
+            )
+    return 0
+
+
+def run_show(args: argparse.Namespace) -> int:
+    folder: Path = args.suite
+    manifest = read_manifest(folder)
+    entry = manifest.get("cases", {}).get(args.id)
+    if entry is None:
+        raise CaseFormatError(f"no case with id {args.id!r} in {folder}")
+    case = load_case(folder / entry["path"])
+    print(case.to_json(), end="")
+    return 0
+
+
+def coverage_rows() -> list[dict[str, Any]]:
+    """Every clause of the spec with its obeying / violating case counts and testability."""
+    from ginspec.spec.clauses import registry
+
+    counts = read_manifest(SUITE_DIR)["counts"]["clause"]
+    rows = []
+    for clause in registry():
+        c = counts.get(clause.id, {"obeys": 0, "violates": 0})
+        rows.append(
+            {
+                "clause": clause.id,
+                "testable": clause.testable,
+                "untestable_reason": clause.untestable_reason,
+                "obeys": c["obeys"],
+                "violates": c["violates"],
+            }
+        )
+    return rows
+
+
+def run_coverage(args: argparse.Namespace) -> int:
+    rows = coverage_rows()
+    gaps = [r for r in rows if r["testable"] and (r["obeys"] == 0 or r["violates"] == 0)]
+    for r in rows:
+        if args.json:
+            print(json.dumps(r))
+            continue
+        if not r["testable"]:
+            status = f"untestable: {r['untestable_reason']}"
+        elif r["obeys"] and r["violates"]:
+            status = "covered"
+        else:
+            missing = [k for k in ("obeys", "violates") if r[k] == 0]
+            status = "MISSING " + " and ".join(missing)
+        print(f"{r['clause']:<32} obeys {r['obeys']:>4}  violates {r['violates']:>4}  {status}")
+    if not args.json:
+        print(f"{len(rows)} clauses, {len(gaps)} testable clause(s) without both kinds of case")
+    return 1 if args.strict and gaps else 0

@@ -1,0 +1,190 @@
+"""Comparing an adapter's answers with a case's expectations (lesson L12: accept every correct
+answer). Each check returns ``None`` when the answer is right, else a :class:`Mismatch`."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from ginspec.conformance import oracle
+from ginspec.conformance.generate.common import oracle_rules
+from ginspec.spec.cards import card_str, parse_card, sort_key
+from ginspec.spec.errors import CardError
+
+
+@dataclass(frozen=True)
+class Mismatch:
+    """What differed: the field, the expected and the actual value."""
+
+    field: str
+    expected: Any
+    actual: Any
+    note: str = ""
+
+    def __str__(self) -> str:
+        text = f"{self.field}: expected {self.expected!r}, got {self.actual!r}"
+        return f"{text} ({self.note})" if self.note else text
+
+
+def _canonical_cards(tokens: Any) -> list[str] | None:
+    """Tokens in canonical spelling and display order; None when not a list of card tokens."""
+    if not isinstance(tokens, list):
+        return None
+    try:
+        cards = [parse_card(str(t)) for t in tokens]
+    except CardError:
+        return None
+    return [card_str(c) for c in sorted(cards, key=sort_key)]
+
+
+def _arrangement_key(melds: Any) -> list[list[str]] | None:
+    if not isinstance(melds, list):
+        return None
+    out = []
+    for m in melds:
+        c = _canonical_cards(m)
+        if c is None:
+            return None
+        out.append(c)
+    return sorted(out)
+
+
+def _same(field: str, expected: Any, answer: Mapping[str, Any]) -> Mismatch | None:
+    actual = answer.get(field)
+    if isinstance(expected, bool) != isinstance(actual, bool) or actual != expected:
+        return Mismatch(field, expected, actual)
+    return None
+
+
+def check_query(
+    what: str,
+    query: Mapping[str, Any],
+    expect: Mapping[str, Any],
+    overrides: Mapping[str, Any],
+    answer: Mapping[str, Any],
+) -> Mismatch | None:
+    """Compare a query answer with the expectation."""
+    if what == "card":
+        if expect.get("error"):
+            if answer.get("error") is True:
+                return None
+            return Mismatch("error", True, answer.get("canonical", answer.get("error")))
+        if answer.get("error"):
+            return Mismatch("canonical", expect["canonical"], "error")
+        return _same("canonical", expect["canonical"], answer)
+    if what in ("meld",):
+        return _same("valid", expect["valid"], answer)
+    if what == "knock-limit":
+        return _same("limit", expect["limit"], answer)
+    if what in ("melds-count", "arrangements"):
+        return _same("count", expect["count"], answer)
+    if what == "arrangement":
+        bad = _same("valid", expect["valid"], answer)
+        if bad or not expect["valid"] or "deadwood" not in expect:
+            return bad
+        return _same("deadwood", expect["deadwood"], answer)
+    if what == "deadwood":
+        bad = _same("deadwood", expect["deadwood"], answer)
+        if bad or "melds" not in answer:
+            return bad
+        return _check_arrangement(query, expect, overrides, answer["melds"])
+    if what == "knock":
+        for name in ("deadwood", "can_knock", "gin", "big_gin"):
+            if name in expect:
+                bad = _same(name, expect[name], answer)
+                if bad:
+                    return bad
+        got = _canonical_cards(answer.get("best_discards"))
+        want = sorted(expect["best_discards"])
+        if got is None or sorted(got) != want:
+            return Mismatch("best_discards", want, answer.get("best_discards"), "any order")
+        return None
+    return Mismatch("query", what, None, "unknown query")
+
+
+def _check_arrangement(
+    query: Mapping[str, Any], expect: Mapping[str, Any], overrides: Mapping[str, Any], melds: Any
+) -> Mismatch | None:
+    """An optional arrangement in a deadwood answer must be one of the optimal ones."""
+    key = _arrangement_key(melds)
+    if key is None:
+        return Mismatch("melds", "melds as lists of card tokens", melds)
+    if "optimal" in expect:
+        accepted = [sorted(a) for a in expect["optimal"]]
+        if key not in accepted:
+            return Mismatch(
+                "melds",
+                accepted[0]
+                if len(accepted) == 1
+                else f"one of {len(accepted)} optimal arrangements",
+                key,
+            )
+        return None
+    # Too many optimal arrangements to list: check this one with the oracle.
+    rules = oracle_rules(overrides)
+    hand = {parse_card(t) for t in query["cards"]}
+    used: set[int] = set()
+    for meld in key:
+        cards = [parse_card(t) for t in meld]
+        if not oracle.meld_verdict(cards, rules)[0] or set(cards) - hand or used & set(cards):
+            return Mismatch("melds", "disjoint melds of the hand", key)
+        used |= set(cards)
+    dead = sum(oracle.value(c, rules) for c in hand - used)
+    if dead != expect["deadwood"]:
+        return Mismatch(
+            "melds", f"an arrangement with deadwood {expect['deadwood']}", key, f"leaves {dead}"
+        )
+    return None
+
+
+def check_verdict(
+    expected: Any, accepted: bool, code: str | None, compare_codes: bool = True
+) -> Mismatch | None:
+    """A step's verdict: ``"accepted"`` or ``{"rejected": CODE}``."""
+    if expected == "accepted":
+        return None if accepted else Mismatch("verdict", "accepted", f"rejected {code}")
+    want = expected["rejected"]
+    if accepted:
+        return Mismatch("verdict", f"rejected {want}", "accepted")
+    if compare_codes and code != want:
+        return Mismatch("verdict", f"rejected {want}", f"rejected {code}")
+    return None
+
+
+def check_checkpoint(
+    point: Mapping[str, Any], observation: Mapping[str, Any], legal: list[str] | None
+) -> Mismatch | None:
+    """Each expected observation field; legal actions compare as sets."""
+    for name, want in point.items():
+        if name == "after":
+            continue
+        if name == "legal_actions":
+            got = sorted(legal or [])
+            if got != sorted(want):
+                missing = sorted(set(want) - set(got))
+                extra = sorted(set(got) - set(want))
+                return Mismatch(
+                    "legal_actions", sorted(want), got, f"missing {missing}, extra {extra}"
+                )
+            continue
+        if name == "legal_count":
+            got_n = len(legal or [])
+            if got_n != want:
+                return Mismatch("legal_count", want, got_n)
+            continue
+        got = observation.get(name)
+        if isinstance(want, bool) != isinstance(got, bool) or got != want:
+            return Mismatch(name, want, got)
+    return None
+
+
+def check_result(expected: Mapping[str, Any], actual: Mapping[str, Any] | None) -> Mismatch | None:
+    """Every expected result field must match exactly."""
+    if actual is None:
+        return Mismatch("result", expected, None, "the hand is not over")
+    for name, want in expected.items():
+        got = actual.get(name)
+        if isinstance(want, bool) != isinstance(got, bool) or got != want:
+            return Mismatch(f"result.{name}", want, got)
+    return None

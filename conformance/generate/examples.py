@@ -1,0 +1,229 @@
+"""The spec's own examples as conformance cases (lesson L1: the spec's examples are tests).
+
+Each example becomes one case (two for a deadwood example that also counts arrangements) with the
+ID ``spec.<example id>``; example IDs are never reused, so neither are these. The expected values
+are the example's, as written in the spec; for deadwood examples the accepted arrangements are
+added from the independent oracle, and the example's own arrangement must be among them.
+
+Examples of kinds that ask nothing of an implementation's interface (the internal card encoding,
+the parameter checks of ``meld-rules``) are listed as not converted, with the reason.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any, Final
+
+from ginspec.conformance import oracle
+from ginspec.conformance.cases import Case
+from ginspec.conformance.generate.common import card_list, oracle_rules, text_cards
+from ginspec.conformance.generate.queries import (
+    MAX_LISTED_ARRANGEMENTS,
+    OracleDisagreement,
+    arrangement_key,
+)
+from ginspec.spec.cards import card_str
+from ginspec.spec.clauses import Example, registry
+
+ORACLE_MAX_CARDS: Final = 13
+"""Above this many cards the oracle's plain recursion is too slow; the example's value stands
+alone (the runner then checks an answered arrangement card by card)."""
+
+
+@dataclass(frozen=True)
+class Unconverted:
+    """An example that has no conformance form, and why."""
+
+    example: str
+    kind: str
+    reason: str
+
+
+def _source(ex: Example) -> dict[str, Any]:
+    clause = registry()[ex.clause]
+    return {"spec": f"{clause.path}:{ex.line}", "example": ex.id}
+
+
+def _base(
+    ex: Example, what: str, description: str, *, violated: bool, extra_clauses: tuple[str, ...] = ()
+) -> dict[str, Any]:
+    params = dict(ex.data.get("params", {}))
+    return {
+        "id": f"spec.{ex.id}",
+        "kind": "query",
+        "origin": "spec-example",
+        "description": description,
+        "clauses": [ex.clause, *extra_clauses],
+        "violates": [ex.clause] if violated else [],
+        "profile": None,
+        "overrides": dict(ex.data.get("overrides", {})) | params,
+        "requires": [f"query.{what}"],
+        "source": _source(ex),
+    }
+
+
+def _card(ex: Example) -> list[Case]:
+    d = ex.data
+    token = str(d["token"])
+    expect: dict[str, Any] = (
+        {"error": True} if d.get("error") else {"canonical": str(d["canonical"])}
+    )
+    return [
+        Case.make(
+            **_base(ex, "card", f"the card token {token!r}", violated="error" in expect),
+            query={"what": "card", "token": token},
+            expect=expect,
+        )
+    ]
+
+
+def _meld(ex: Example) -> list[Case]:
+    d = ex.data
+    cards = card_list(d["cards"], distinct=False)
+    valid = bool(d["valid"])
+    tokens = [card_str(c) for c in cards]
+    return [
+        Case.make(
+            **_base(ex, "meld", f"whether {' '.join(tokens)} is one meld", violated=not valid),
+            query={"what": "meld", "cards": tokens},
+            expect={"valid": valid},
+        )
+    ]
+
+
+def _deadwood(ex: Example) -> list[Case]:
+    d = ex.data
+    cards = card_list(d["hand"])
+    hand = text_cards(cards)
+    params = dict(d.get("params", {}))
+    expect: dict[str, Any] = {"deadwood": int(d["deadwood"])}
+    if len(cards) <= ORACLE_MAX_CARDS:
+        orc = oracle.optimum(cards, oracle_rules(params))
+        keys = sorted(arrangement_key(list(a)) for a in orc.arrangements)
+        if "melds" in d:
+            given = arrangement_key([card_list(m) for m in d["melds"]])
+            if given not in keys:
+                raise OracleDisagreement(f"example {ex.id}: its melds are not an optimal arrangement")
+        if len(keys) <= MAX_LISTED_ARRANGEMENTS:
+            expect["optimal"] = keys
+    cases = [
+        Case.make(
+            **_base(ex, "deadwood", f"minimum deadwood of {' '.join(hand)}", violated=False),
+            query={"what": "deadwood", "cards": hand},
+            expect=expect,
+        )
+    ]
+    if "arrangements" in d:
+        base = _base(
+            ex,
+            "arrangements",
+            f"number of optimal arrangements of {' '.join(hand)}",
+            violated=False,
+        )
+        base["id"] += ".arrangements"
+        cases.append(
+            Case.make(
+                **base,
+                query={"what": "arrangements", "cards": hand},
+                expect={"count": int(d["arrangements"])},
+            )
+        )
+    return cases
+
+
+def _arrangement(ex: Example) -> list[Case]:
+    d = ex.data
+    cards = card_list(d["hand"])
+    melds = [text_cards(card_list(m)) for m in d["melds"]]
+    expect: dict[str, Any] = {"valid": bool(d["valid"])}
+    if "deadwood" in d:
+        expect["deadwood"] = int(d["deadwood"])
+    return [
+        Case.make(
+            **_base(
+                ex,
+                "arrangement",
+                f"whether {' / '.join(' '.join(m) for m in melds)} is a valid "
+                f"arrangement of {' '.join(text_cards(cards))}",
+                violated=not d["valid"],
+            ),
+            query={"what": "arrangement", "cards": text_cards(cards), "melds": melds},
+            expect=expect,
+        )
+    ]
+
+
+def _melds_count(ex: Example) -> list[Case]:
+    d = ex.data
+    cards = card_list(d["hand"])
+    return [
+        Case.make(
+            **_base(ex, "melds-count", f"number of melds in {len(cards)} cards", violated=False),
+            query={"what": "melds-count", "cards": text_cards(cards)},
+            expect={"count": int(d["count"])},
+        )
+    ]
+
+
+def _knock(ex: Example) -> list[Case]:
+    d = ex.data
+    cards = card_list(d["hand"])
+    discards = sorted(text_cards(card_list(d["best_discards"])))
+    expect: dict[str, Any] = {
+        "deadwood": int(d["deadwood"]),
+        "best_discards": discards,
+        "can_knock": bool(d["can_knock"]),
+        "gin": bool(d["gin"]),
+    }
+    if "big_gin" in d:
+        expect["big_gin"] = bool(d["big_gin"])
+    return [
+        Case.make(
+            **_base(
+                ex,
+                "knock",
+                f"knock eligibility of {' '.join(text_cards(cards))}",
+                violated=not d["can_knock"],
+            ),
+            query={"what": "knock", "cards": text_cards(cards)},
+            expect=expect,
+        )
+    ]
+
+
+CONVERTERS: Final[dict[str, Callable[[Example], list[Case]]]] = {
+    "card": _card,
+    "meld": _meld,
+    "deadwood": _deadwood,
+    "arrangement": _arrangement,
+    "melds-count": _melds_count,
+    "knock": _knock,
+    "knock-limit": _knock_limit,
+}
+
+NOT_CONVERTED: Final[dict[str, str]] = {
+    "cards": "lists of cards and the internal 52-bit encoding are not part of the adapter "
+    "interface",
+    "meld-rules": "parameter validation of the meld rules is checked by the reference's own tests",
+}
+
+
+def example_cases() -> tuple[list[Case], list[Unconverted]]:
+    """Every convertible example of the installed spec as cases, and the rest with reasons."""
+    cases: list[Case] = []
+    skipped: list[Unconverted] = []
+    for ex in registry().examples():
+        convert = CONVERTERS.get(ex.kind)
+        if convert is None:
+            reason = NOT_CONVERTED.get(
+                ex.kind, f"no conformance form for examples of kind {ex.kind!r} yet"
+            )
+            skipped.append(Unconverted(ex.id, ex.kind, reason))
+            continue
+        cases.extend(convert(ex))
+    return cases, skipped
+
+
+def iter_example_cases() -> Iterator[Case]:
+    yield from example_cases()[0]

@@ -1,0 +1,190 @@
+"""Gather, check and write the committed suite (``ginspec suite build``).
+
+The output is a pure function of the spec, the reference and the seeds: cases are written in a
+fixed order with a fixed text layout, the manifest has no time stamps, so a rebuild is
+byte-identical (``ginspec suite build --check`` verifies it, and so does CI).
+
+Case IDs are never reused: an ID that disappears from a build is appended to ``retired.json``,
+and a build that would bring back a retired ID fails.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Final
+
+from ginspec.conformance.cases import Case, CaseFormatError, parse_case
+from ginspec.conformance.cases.model import canonical_json
+from ginspec.conformance.versions import (
+    CASE_FORMAT,
+    PROTOCOL_VERSION,
+    RULES_VERSION,
+    SUITE_VERSION,
+    rules_digest,
+)
+
+SUITE_DIR: Final = Path(__file__).resolve().parent.parent / "suite"
+MANIFEST: Final = "manifest.json"
+RETIRED: Final = "retired.json"
+SUITE_FORMAT: Final = "ginspec-suite/1"
+
+
+class SuiteError(CaseFormatError):
+    """The suite cannot be built or read (duplicate or retired IDs, a stale tree)."""
+
+
+@dataclass(frozen=True)
+class BuiltSuite:
+    """The cases of a build, the manifest, and the files (relative path → text) to write."""
+
+    cases: tuple[Case, ...]
+    manifest: dict[str, Any]
+    files: dict[str, str]
+
+
+def gather() -> tuple[list[Case], list[dict[str, str]]]:
+    """Every case family, in a fixed order; plus the spec examples that were not converted."""
+    from ginspec.conformance.generate.examples import example_cases
+    from ginspec.conformance.generate.games import game_cases
+    from ginspec.conformance.generate.queries import query_cases
+
+    spec_cases, unconverted = example_cases()
+    cases = [*spec_cases, *query_cases(), *game_cases()]
+    notes = [{"example": u.example, "kind": u.kind, "reason": u.reason} for u in unconverted]
+    return cases, notes
+
+
+def dedupe(cases: Iterable[Case]) -> list[Case]:
+    """Drop exact repeats (same ID and fingerprint); the same ID with other content is an error."""
+    seen: dict[str, Case] = {}
+    for case in cases:
+        old = seen.get(case.id)
+        if old is None:
+            seen[case.id] = case
+        elif old.fingerprint != case.fingerprint:
+            raise SuiteError(f"case id {case.id} built twice with different content")
+    return sorted(seen.values(), key=lambda c: (c.kind, c.id))
+
+
+def case_path(case: Case) -> str:
+    return f"cases/{case.kind}/{case.id}.json"
+
+
+def coverage_counts(cases: Iterable[Case]) -> dict[str, dict[str, int]]:
+    """Clause → how many cases obey it and how many violate it (or are decided by it)."""
+    out: dict[str, dict[str, int]] = {}
+    for case in cases:
+        for clause in case.obeys:
+            out.setdefault(clause, {"obeys": 0, "violates": 0})["obeys"] += 1
+        for clause in case.violates:
+            out.setdefault(clause, {"obeys": 0, "violates": 0})["violates"] += 1
+    return dict(sorted(out.items()))
+
+
+def make_manifest(cases: list[Case], notes: list[dict[str, str]]) -> dict[str, Any]:
+    return {
+        "format": SUITE_FORMAT,
+        "versions": {
+            "rules": RULES_VERSION,
+            "rules_digest": rules_digest(),
+            "suite": SUITE_VERSION,
+            "protocol": PROTOCOL_VERSION,
+            "case_format": CASE_FORMAT,
+        },
+        "counts": {
+            "total": len(cases),
+            "kind": dict(sorted(Counter(c.kind for c in cases).items())),
+            "origin": dict(sorted(Counter(c.origin for c in cases).items())),
+            "profile": dict(sorted(Counter(c.profile or "(any)" for c in cases).items())),
+            "clause": coverage_counts(cases),
+        },
+        "unconverted_examples": notes,
+        "cases": {c.id: {"path": case_path(c), "fingerprint": c.fingerprint} for c in cases},
+    }
+
+
+def _json_text(value: Any) -> str:
+    return json.dumps(value, indent=1, sort_keys=False, ensure_ascii=False) + "\n"
+
+
+def read_retired(folder: Path) -> dict[str, str]:
+    path = folder / RETIRED
+    if not path.exists():
+        return {}
+    data = json.loads(path.read_text(encoding="utf-8"))
+    return {str(k): str(v) for k, v in data.items()}
+
+
+def read_manifest(folder: Path = SUITE_DIR) -> dict[str, Any]:
+    path = folder / MANIFEST
+    if not path.exists():
+        raise SuiteError(f"{path}: no manifest: run 'ginspec suite build' first")
+    try:
+        data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as exc:
+        raise SuiteError(f"{path}: invalid JSON at line {exc.lineno}: {exc.msg}") from None
+    return data
+
+
+def build(folder: Path = SUITE_DIR) -> BuiltSuite:
+    """Build the suite in memory: check every case against the schema and the retired IDs."""
+    raw, notes = gather()
+    cases = dedupe(raw)
+    for case in cases:
+        parse_case(json.loads(case.to_json()), case_path(case))
+    retired = read_retired(folder)
+    back = sorted(c.id for c in cases if c.id in retired)
+    if back:
+        raise SuiteError(f"retired case IDs may not be reused: {', '.join(back[:5])}")
+    old_ids: set[str] = set()
+    if (folder / MANIFEST).exists():
+        old_ids = set(read_manifest(folder).get("cases", {}))
+    gone = sorted(old_ids - {c.id for c in cases})
+    for case_id in gone:
+        retired[case_id] = f"removed in suite {SUITE_VERSION}"
+    manifest = make_manifest(cases, notes)
+    files = {case_path(c): c.to_json() for c in cases}
+    files[MANIFEST] = _json_text(manifest)
+    if retired:
+        files[RETIRED] = _json_text(dict(sorted(retired.items())))
+    return BuiltSuite(tuple(cases), manifest, files)
+
+
+def stale_files(built: BuiltSuite, folder: Path) -> list[str]:
+    """Relative paths whose committed text differs from the build, or that should not exist."""
+    diff = []
+    for rel, text in built.files.items():
+        path = folder / rel
+        if not path.exists() or path.read_text(encoding="utf-8") != text:
+            diff.append(rel)
+    if (folder / "cases").exists():
+        for path in (folder / "cases").rglob("*.json"):
+            rel = path.relative_to(folder).as_posix()
+            if rel not in built.files:
+                diff.append(rel)
+    return sorted(diff)
+
+
+def write(built: BuiltSuite, folder: Path) -> int:
+    """Write the build into ``folder`` (removing case files it no longer has); files changed."""
+    changed = stale_files(built, folder)
+    for rel in changed:
+        path = folder / rel
+        if rel in built.files:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(built.files[rel], encoding="utf-8")
+        else:
+            path.unlink()
+    return len(changed)
+
+
+def suite_fingerprint(built: BuiltSuite) -> str:
+    """One digest of the whole case set (for reports)."""
+    import hashlib
+
+    text = canonical_json({c.id: c.fingerprint for c in built.cases})
+    return "sha256:" + hashlib.sha256(text.encode()).hexdigest()[:32]

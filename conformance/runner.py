@@ -1,0 +1,358 @@
+"""The conformance runner: sends each case to an adapter and compares the answers.
+
+Statuses (lesson L14 — skips are never passes):
+
+* ``pass`` — every verdict, checkpoint and the result matched;
+* ``fail`` — the engine answered, and an answer was wrong (a rules failure);
+* ``error`` — the adapter crashed, hung, printed garbage or broke the protocol (not a verdict on
+  the rules; the adapter is restarted and the run goes on);
+* ``skip`` — not sent: the adapter did not declare the case's profile, a capability or an
+  override, or the run's filters left it out;
+* ``xfail`` — failed (or errored) and listed in ``--expect-fail``: fine;
+* ``xpass`` — passed although listed in ``--expect-fail``: the list is stale, the run fails.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fnmatch
+import hashlib
+import time
+import traceback
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Final
+
+from ginspec.conformance.adapters.base import Adapter, AdapterFault, Hello
+from ginspec.conformance.cases import Case, CaseFormatError
+from ginspec.conformance.compare import (
+    Mismatch,
+    check_checkpoint,
+    check_query,
+    check_result,
+    check_verdict,
+)
+
+STATUSES: Final = ("pass", "fail", "error", "skip", "xfail", "xpass")
+
+RESULT_CLAUSES: Final[dict[str, str]] = {
+    "deadwood": "DEADWOOD.MINIMUM",
+    "outcome": "SHOWDOWN.COMPARE",
+    "winner": "SHOWDOWN.COMPARE",
+}
+"""The clause blamed for a wrong result field when the case names no better one."""
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """The verdict on one case."""
+
+    case: Case
+    status: str
+    culprit: str | None = None
+    """The clause that caught the failure."""
+    step: int | None = None
+    """Index of the step (or checkpoint ``after`` count) where the run diverged."""
+    where: str = ""
+    """``query``, ``step``, ``checkpoint``, ``result`` or ``setup``."""
+    mismatch: Mismatch | None = None
+    message: str = ""
+    seconds: float = 0.0
+    actual: Any = None
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "id": self.case.id,
+            "status": self.status,
+            "kind": self.case.kind,
+            "profile": self.case.profile,
+            "clauses": list(self.case.clauses),
+            "fingerprint": self.case.fingerprint,
+            "seconds": round(self.seconds, 6),
+        }
+        if self.culprit:
+            out["culprit"] = self.culprit
+        if self.where:
+            out["where"] = self.where
+        if self.step is not None:
+            out["step"] = self.step
+        if self.mismatch is not None:
+            out["expected"] = self.mismatch.expected
+            out["actual"] = self.mismatch.actual
+            out["field"] = self.mismatch.field
+        if self.message:
+            out["message"] = self.message
+        return out
+
+
+@dataclass
+class RunSummary:
+    """All outcomes of a run and the adapter's hello."""
+
+    hello: Hello
+    outcomes: list[Outcome] = field(default_factory=list)
+    seconds: float = 0.0
+
+    def count(self, status: str) -> int:
+        return sum(1 for o in self.outcomes if o.status == status)
+
+    def counts(self) -> dict[str, int]:
+        return {s: self.count(s) for s in STATUSES}
+
+    @property
+    def exit_code(self) -> int:
+        """0 all ran cases pass; 1 failures or unexpected passes; 2 adapter errors."""
+        if self.count("error"):
+            return 2
+        if self.count("fail") or self.count("xpass"):
+            return 1
+        return 0
+
+
+def parse_shard(text: str) -> tuple[int, int]:
+    """``I/N`` with 1 <= I <= N."""
+    try:
+        i, n = (int(p) for p in text.split("/"))
+    except ValueError:
+        raise CaseFormatError(f"--shard: expected I/N such as 2/4, got {text!r}") from None
+    if not 1 <= i <= n:
+        raise CaseFormatError(f"--shard: {text!r}: I must be between 1 and N")
+    return i, n
+
+
+def in_shard(case_id: str, shard: tuple[int, int]) -> bool:
+    """Deterministic, stable under additions: a case's shard depends on its ID only."""
+    i, n = shard
+    digest = int(hashlib.sha256(case_id.encode()).hexdigest()[:8], 16)
+    return digest % n == i - 1
+
+
+def read_expect_fail(path: Path) -> dict[str, str]:
+    """An expected-failure list: JSON ``{id: reason}``, or text lines ``ID  # reason``."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise CaseFormatError(f"{path}: cannot read: {exc.strerror}") from None
+    if path.suffix == ".json":
+        import json
+
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise CaseFormatError(f"{path}: invalid JSON at line {exc.lineno}: {exc.msg}") from None
+        if not isinstance(data, dict) or not all(isinstance(v, str) for v in data.values()):
+            raise CaseFormatError(f"{path}: (top level): expected an object of id -> reason")
+        return {str(k): v for k, v in data.items()}
+    out = {}
+    for line in text.splitlines():
+        body, _, reason = line.partition("#")
+        if body.strip():
+            out[body.strip()] = reason.strip()
+    return out
+
+
+def skip_reason(case: Case, hello: Hello) -> str | None:
+    """Why ``case`` may not be sent to this adapter (None when it may)."""
+    if case.profile is not None and case.profile not in hello.profiles:
+        return f"profile {case.profile} not declared"
+    missing = [c for c in case.requires if c not in hello.capabilities]
+    if missing:
+        return f"capability {', '.join(missing)} not declared"
+    extra = [k for k in case.overrides if k not in hello.overrides]
+    if extra:
+        return f"override {', '.join(sorted(extra))} not declared"
+    return None
+
+
+def select(
+    cases: Iterable[Case],
+    *,
+    profiles: Iterable[str] = (),
+    pattern: str | None = None,
+    shard: tuple[int, int] | None = None,
+) -> list[Case]:
+    """The cases a run covers: ``--profile`` keeps profile-independent cases too."""
+    wanted = set(profiles)
+    out = []
+    for case in cases:
+        if wanted and case.profile is not None and case.profile not in wanted:
+            continue
+        if pattern and not fnmatch.fnmatchcase(case.id, pattern):
+            continue
+        if shard and not in_shard(case.id, shard):
+            continue
+        out.append(case)
+    return out
+
+
+class Runner:
+    """Runs cases against one adapter."""
+
+    def __init__(
+        self, adapter: Adapter, hello: Hello, expect_fail: Mapping[str, str] | None = None
+    ):
+        self.adapter = adapter
+        self.hello = hello
+        self.expect_fail = dict(expect_fail or {})
+        self.codes = "rejection-codes" in hello.capabilities
+        self.legal = "legal-actions" in hello.capabilities
+
+    def run(
+        self, cases: Iterable[Case], progress: Callable[[Outcome], None] | None = None
+    ) -> RunSummary:
+        summary = RunSummary(self.hello)
+        start = time.perf_counter()
+        for case in cases:
+            outcome = self.run_case(case)
+            summary.outcomes.append(outcome)
+            if progress:
+                progress(outcome)
+        summary.seconds = time.perf_counter() - start
+        return summary
+
+    def run_case(self, case: Case) -> Outcome:
+        reason = skip_reason(case, self.hello)
+        if reason is not None:
+            return Outcome(case, "skip", message=reason)
+        start = time.perf_counter()
+        try:
+            outcome = self._play(case)
+        except AdapterFault as fault:
+            outcome = Outcome(
+                case,
+                "error",
+                where="adapter",
+                message=f"{fault.kind}: {fault}"
+                + (f"\nstderr: {fault.stderr[-2000:]}" if fault.stderr else ""),
+            )
+            self._restart()
+        except Exception as exc:  # an in-process adapter raised: an adapter error, not a verdict
+            tb = traceback.format_exc(limit=-3)
+            outcome = Outcome(
+                case, "error", where="adapter", message=f"{type(exc).__name__}: {exc}\n{tb}"
+            )
+            self._restart()
+        seconds = time.perf_counter() - start
+        outcome = Outcome(**{**outcome.__dict__, "seconds": seconds})
+        if case.id in self.expect_fail:
+            if outcome.status in ("fail", "error"):
+                outcome = Outcome(**{**outcome.__dict__, "status": "xfail"})
+            elif outcome.status == "pass":
+                outcome = Outcome(
+                    **{
+                        **outcome.__dict__,
+                        "status": "xpass",
+                        "message": "listed in --expect-fail but passed: "
+                        + self.expect_fail[case.id],
+                    }
+                )
+        return outcome
+
+    def _restart(self) -> None:
+        with contextlib.suppress(AdapterFault):
+            self.adapter.restart()
+
+    def _culprit(self, case: Case, preferred: str | None = None) -> str:
+        if preferred:
+            return preferred
+        if case.violates:
+            return case.violates[0]
+        return case.clauses[0]
+
+    def _play(self, case: Case) -> Outcome:
+        if case.kind == "query":
+            q = case.query
+            args = {k: v for k, v in q.items() if k != "what"}
+            answer = self.adapter.query(str(q["what"]), args, case.profile, case.overrides)
+            if not isinstance(answer, Mapping):
+                raise AdapterFault(f"query answer is not an object: {answer!r}", kind="protocol")
+            bad = check_query(str(q["what"]), q, case.expect, case.overrides, answer)
+            if bad:
+                return Outcome(
+                    case,
+                    "fail",
+                    self._culprit(case),
+                    where="query",
+                    mismatch=bad,
+                    actual=dict(answer),
+                )
+            return Outcome(case, "pass")
+        profile = case.profile or ""
+        if case.kind == "hand":
+            self.adapter.new_hand(profile, case.overrides, case.deals[0])
+        else:
+            self.adapter.new_match(profile, case.overrides, case.deals)
+        points: dict[int, list[dict[str, Any]]] = {}
+        for point in case.checkpoints:
+            points.setdefault(int(point["after"]), []).append(point)
+        steps = case.steps
+        for i in range(len(steps) + 1):
+            for point in points.get(i, []):
+                bad = self._checkpoint(point)
+                if bad:
+                    return Outcome(
+                        case,
+                        "fail",
+                        self._culprit(case, point.get("clause")),
+                        step=i,
+                        where="checkpoint",
+                        mismatch=bad,
+                    )
+            if i == len(steps):
+                break
+            step = steps[i]
+            verdict = self.adapter.apply(int(step["player"]), str(step["action"]))
+            if not hasattr(verdict, "accepted"):
+                raise AdapterFault(f"apply returned {verdict!r}, not a Verdict", kind="protocol")
+            bad = check_verdict(step["expect"], verdict.accepted, verdict.code, self.codes)
+            if bad:
+                return Outcome(
+                    case,
+                    "fail",
+                    self._culprit(case, step.get("clause")),
+                    step=i,
+                    where="step",
+                    mismatch=bad,
+                )
+        expected = case.result
+        if expected is not None:
+            actual = self.adapter.result()
+            bad = check_result(expected, actual)
+            if bad:
+                name = bad.field.removeprefix("result.")
+                clause = RESULT_CLAUSES.get(name) if name in RESULT_CLAUSES else None
+                blame = _result_blame(case, name) or clause
+                return Outcome(
+                    case,
+                    "fail",
+                    self._culprit(case, blame),
+                    where="result",
+                    mismatch=bad,
+                    actual=actual,
+                )
+        return Outcome(case, "pass")
+
+    def _checkpoint(self, point: Mapping[str, Any]) -> Mismatch | None:
+        wants_legal = "legal_actions" in point or "legal_count" in point
+        legal = self.adapter.legal_actions() if wants_legal else None
+        if legal is not None and (
+            not isinstance(legal, list) or not all(isinstance(a, str) for a in legal)
+        ):
+            raise AdapterFault(f"legal_actions returned {legal!r}", kind="protocol")
+        others = {k for k in point if k not in ("after", "legal_actions", "legal_count", "clause")}
+        observation = self.adapter.observe() if others else {}
+        return check_checkpoint(
+            {k: v for k, v in point.items() if k != "clause"}, observation, legal
+        )
+
+
+def _result_blame(case: Case, name: str) -> str | None:
+    """Cases may name the clause deciding each result field in ``source`` as ``blame.<field>``."""
+    source = case.data.get("source", {})
+    value = source.get(f"blame.{name}") or source.get("blame")
+    return str(value) if value else None
+
+
+def describe_exception() -> str:
+    return traceback.format_exc()

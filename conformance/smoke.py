@@ -1,0 +1,129 @@
+"""``ginspec conform --smoke``: does the adapter speak the protocol at all?
+
+The smoke check asks one question of each kind the adapter declared and checks only the *shape*
+of each answer (types and required fields), never whether it is right. A failure here means a
+broken adapter (exit 2), not a non-conforming engine; a pass means the full run's failures are
+about the rules.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, TextIO
+
+from ginspec.conformance.adapters.base import Adapter, AdapterFault, Hello
+from ginspec.conformance.cases.model import CAPABILITIES
+
+SMOKE_QUERIES: dict[str, tuple[dict[str, Any], dict[str, type]]] = {
+    "card": ({"token": "TS"}, {"canonical": str}),
+    "meld": ({"cards": ["7C", "7D", "7H"]}, {"valid": bool}),
+    "deadwood": ({"cards": ["7C", "7D", "7H", "2S", "KD"]}, {"deadwood": int}),
+    "melds-count": ({"cards": ["7C", "7D", "7H"]}, {"count": int}),
+    "arrangements": ({"cards": ["7C", "7D", "7H"]}, {"count": int}),
+    "arrangement": ({"cards": ["7C", "7D", "7H"], "melds": [["7C", "7D", "7H"]]}, {"valid": bool}),
+    "knock": (
+        {"cards": ["AC", "2C", "3C", "4D", "4H", "4S", "9D", "9H", "9S", "KC", "QC"]},
+        {"deadwood": int, "best_discards": list, "can_knock": bool, "gin": bool},
+    ),
+}
+
+SMOKE_DEAL = {"dealer": 0, "deck": [r + s for s in "CDHS" for r in "A23456789TJQK"]}
+
+
+def smoke(adapter: Adapter, hello: Hello, out: TextIO) -> int:
+    """Run the smoke check; 0 when the adapter is well-formed, 2 when it is broken."""
+    problems: list[str] = []
+    checks = 0
+    unknown = [c for c in hello.capabilities if c not in CAPABILITIES]
+    if unknown:
+        problems.append(f"hello: unknown capabilities {unknown}")
+
+    def attempt(label: str, call: Callable[[], Any], shape: Callable[[Any], str | None]) -> Any:
+        nonlocal checks
+        checks += 1
+        try:
+            value = call()
+        except AdapterFault as fault:
+            problems.append(f"{label}: {fault.kind}: {fault}")
+            adapter.restart()
+            return None
+        except Exception as exc:
+            problems.append(f"{label}: {type(exc).__name__}: {exc}")
+            return None
+        bad = shape(value)
+        if bad:
+            problems.append(f"{label}: {bad}")
+        return value
+
+    for what, (args, fields) in SMOKE_QUERIES.items():
+        if f"query.{what}" not in hello.capabilities:
+            continue
+
+        def shape(answer: Any, fields: dict[str, type] = fields) -> str | None:
+            if not isinstance(answer, dict):
+                return f"answer is {type(answer).__name__}, not an object"
+            for name, typ in fields.items():
+                if not isinstance(answer.get(name), typ):
+                    return f"answer field {name!r} should be {typ.__name__}: {answer.get(name)!r}"
+            return None
+
+        attempt(f"query {what}", lambda w=what, a=args: adapter.query(w, a, None, {}), shape)
+    if "hand" in hello.capabilities and hello.profiles:
+        profile = hello.profiles[0]
+        attempt("new_hand", lambda: adapter.new_hand(profile, {}, SMOKE_DEAL), lambda _: None)
+        obs = attempt(
+            "observe",
+            adapter.observe,
+            lambda o: (
+                None
+                if isinstance(o, dict) and "to_act" in o and "phase" in o
+                else f"observation needs phase and to_act: {o!r}"
+            ),
+        )
+        legal: Any = None
+        if "legal-actions" in hello.capabilities:
+            legal = attempt(
+                "legal_actions",
+                adapter.legal_actions,
+                lambda a: (
+                    None
+                    if isinstance(a, list) and a and all(isinstance(x, str) for x in a)
+                    else f"expected a non-empty list of action strings: {a!r}"
+                ),
+            )
+        if isinstance(obs, dict) and obs.get("to_act") in (0, 1):
+            action = legal[0] if legal else "draw-stock"
+            attempt(
+                f"apply {action}",
+                lambda: adapter.apply(int(obs["to_act"]), action),
+                lambda v: (
+                    None
+                    if isinstance(getattr(v, "accepted", None), bool)
+                    else f"not a verdict: {v!r}"
+                ),
+            )
+        attempt(
+            "result",
+            adapter.result,
+            lambda r: None if r is None or isinstance(r, dict) else f"not an object: {r!r}",
+        )
+    print(
+        f"adapter {hello.name} {hello.version}: protocol {hello.protocol}, "
+        f"{len(hello.profiles)} profile(s), {len(hello.capabilities)} capabilities",
+        file=out,
+    )
+    for p in problems:
+        print(f"BROKEN: {p}", file=out)
+    if problems:
+        print(
+            f"smoke: the adapter is broken ({len(problems)} of {checks} checks): fix it before "
+            "reading conformance results",
+            file=out,
+        )
+        return 2
+    print(
+        f"smoke: {checks} checks passed: the adapter speaks the protocol; run without --smoke "
+        "to check the rules",
+        file=out,
+    )
+    return 0

@@ -1,0 +1,32 @@
+"""The three versions a conformance run states (lesson L13 of the conformance research).
+
+* ``RULES_VERSION`` — the version of the rules text (the spec chapters); a change of a rule that
+  changes an expected answer bumps it.
+* ``SUITE_VERSION`` — the version of the committed case set; adding cases bumps the minor part,
+  changing the expected answer of an existing case (its fingerprint) bumps the major part.
+* ``PROTOCOL_VERSION`` — the version of the adapter protocol (``conformance/PROTOCOL.md``); an
+  adapter that speaks another version is refused at ``hello``.
+* ``CASE_FORMAT`` — the tag every case file carries in its ``format`` field.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Final
+
+RULES_VERSION: Final = "0.1.0"
+SUITE_VERSION: Final = "1.0.0"
+PROTOCOL_VERSION: Final = 1
+CASE_FORMAT: Final = "ginspec-case/1"
+
+
+def rules_digest() -> str:
+    """A digest of the normative chapters: two suites built from different texts differ here."""
+    from ginspec.spec.clauses import CHAPTER_DIR
+
+    h = hashlib.sha256()
+    for path in sorted(CHAPTER_DIR.glob("*.md")):
+        h.update(path.name.encode())
+        h.update(b"\0")
+        h.update(path.read_bytes())
+    return "sha256:" + h.hexdigest()[:32]

@@ -1,0 +1,57 @@
+"""A deliberately faulty protocol adapter for the runner's fault tests.
+
+Usage: python fake_adapter.py MODE. It serves the reference over the protocol, except:
+
+* ``crash``     — exits (code 3) when asked about a meld containing 7C;
+* ``hang``      — stops answering when asked about a meld containing 7C;
+* ``garbage``   — answers a meld query containing 7C with a line that is not JSON;
+* ``protocol2`` — says it speaks protocol 2 at hello;
+* ``badseq``    — answers meld queries containing 7C with the wrong seq;
+* ``invent``    — adds an invented action to every list of legal actions.
+* ``wrongmeld`` — answers every meld query with the opposite verdict (a rules failure, not a fault).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+
+from ginspec.conformance.adapters.reference import ReferenceAdapter
+from ginspec.conformance.serve import handle
+
+
+def main(mode: str) -> int:
+    adapter = ReferenceAdapter()
+    for line in sys.stdin:
+        request = json.loads(line)
+        trigger = (
+            request.get("cmd") == "query"
+            and request.get("what") == "meld"
+            and "7C" in request.get("cards", [])
+        )
+        if trigger and mode == "crash":
+            print("fake adapter: crashing on purpose", file=sys.stderr)
+            return 3
+        if trigger and mode == "hang":
+            time.sleep(3600)
+        if trigger and mode == "garbage":
+            print("this is not json", flush=True)
+            continue
+        reply, stop = handle(adapter, request)
+        if request.get("cmd") == "hello" and mode == "protocol2":
+            reply["protocol"] = 2
+        if trigger and mode == "badseq":
+            reply["seq"] = -1
+        if mode == "invent" and "actions" in reply:
+            reply["actions"] = [*reply["actions"], "steal-the-stock"]
+        if mode == "wrongmeld" and request.get("what") == "meld" and "answer" in reply:
+            reply["answer"]["valid"] = not reply["answer"]["valid"]
+        print(json.dumps(reply), flush=True)
+        if stop:
+            return 0
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1]))
