@@ -302,7 +302,9 @@ class Runner:
             if i == len(steps):
                 break
             step = steps[i]
-            verdict = self.adapter.apply(int(step["player"]), str(step["action"]))
+            player = step["player"]
+            verdict = self.adapter.apply(player if player == "chance" else int(player),
+                                         str(step["action"]))
             if not hasattr(verdict, "accepted"):
                 raise AdapterFault(f"apply returned {verdict!r}, not a Verdict", kind="protocol")
             bad = check_verdict(step["expect"], verdict.accepted, verdict.code, self.codes)

@@ -56,7 +56,9 @@ def handle(adapter: Adapter, request: Any) -> tuple[JSONObject, bool]:
         elif cmd == "legal_actions":
             reply = {"actions": adapter.legal_actions()}
         elif cmd == "apply":
-            reply = adapter.apply(int(request["player"]), str(request["action"])).to_json()
+            player = request["player"]
+            reply = adapter.apply(player if player == "chance" else int(player),
+                                  str(request["action"])).to_json()
         elif cmd == "observe":
             reply = {"observation": adapter.observe()}
         elif cmd == "result":

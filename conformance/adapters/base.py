@@ -159,8 +159,9 @@ class Adapter(ABC):
         raise NotImplementedError("legal_actions")
 
     @abstractmethod
-    def apply(self, player: int, action: str) -> Verdict:
-        """Apply ``action`` for ``player``; a refused action leaves the state unchanged."""
+    def apply(self, player: int | str, action: str) -> Verdict:
+        """Apply ``action`` for ``player`` (0, 1, or ``"chance"`` for the referee's reshuffle);
+        a refused action leaves the state unchanged."""
 
     @abstractmethod
     def observe(self) -> JSONObject:

@@ -229,7 +229,7 @@ class CommandAdapter(Adapter):
             )
         return actions
 
-    def apply(self, player: int, action: str) -> Verdict:
+    def apply(self, player: int | str, action: str) -> Verdict:
         reply = self.request("apply", player=player, action=action)
         accepted = reply.get("accepted")
         if accepted is True:

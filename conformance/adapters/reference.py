@@ -115,19 +115,19 @@ class ReferenceAdapter(Adapter):
     def new_hand(self, profile: str, overrides: Mapping[str, Any], deal: Mapping[str, Any]) -> None:
         from ginspec.conformance.adapters import reference_game
 
-        self._game = reference_game.GameDriver.hand(profile, overrides, deal)
+        self._game = reference_game.GameDriver.hand_game(profile, overrides, deal)
 
     def new_match(
         self, profile: str, overrides: Mapping[str, Any], deals: Sequence[Mapping[str, Any]]
     ) -> None:
         from ginspec.conformance.adapters import reference_game
 
-        self._game = reference_game.GameDriver.match(profile, overrides, deals)
+        self._game = reference_game.GameDriver.match_game(profile, overrides, deals)
 
     def legal_actions(self) -> list[str]:
         return list(self._driver().legal_actions())
 
-    def apply(self, player: int, action: str) -> Verdict:
+    def apply(self, player: int | str, action: str) -> Verdict:
         return self._driver().apply(player, action)
 
     def observe(self) -> JSONObject:

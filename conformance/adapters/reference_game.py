@@ -1,35 +1,142 @@
-"""The reference game engine behind the adapter interface (filled in as the engine lands)."""
+"""The reference game engine (``ginspec.reference.game``) behind the adapter interface.
+
+A hand case runs one :class:`HandState`; a match case runs a :class:`MatchState` fed with the
+case's deals in order: when a hand ends and the match goes on, the next deal is dealt at once
+(its dealer must be the one MATCH.NEXT-DEALER / WALL.REDEAL name).
+"""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
-GAME_CAPABILITIES: Final[tuple[str, ...]] = ()
+from ginspec.conformance.adapters.base import JSONObject, Verdict
+from ginspec.reference.game import Deal, HandState, Rejection, format_action, rules_for_profile
+from ginspec.reference.game.match import MatchState
+from ginspec.reference.game.state import CHANCE
+from ginspec.spec.cards import card_str
+from ginspec.spec.profiles import profiles, ruleset
+
+GAME_CAPABILITIES: Final[tuple[str, ...]] = (
+    "hand", "match", "legal-actions", "rejection-codes", "melding.explicit", "layoff.explicit",
+)
+CHANCE_PLAYER: Final = "chance"
 
 
 def available() -> bool:
-    """Whether the reference game engine and the profiles are installed."""
-    return False
+    return True
 
 
 def profile_names() -> tuple[str, ...]:
-    return ()
+    return tuple(profiles())
 
 
 def profile_params(profile: str, overrides: Mapping[str, Any]) -> dict[str, Any]:
-    from ginspec.spec.errors import ParameterError
+    """Every parameter value of ``profile`` with ``overrides`` applied."""
+    return dict(ruleset(profile, dict(overrides)))
 
-    raise ParameterError(f"unknown profile {profile!r}")
+
+def to_deal(data: Mapping[str, Any]) -> Deal:
+    return Deal.parse(list(data["deck"]), int(data["dealer"]))
+
+
+def engine_player(player: int | str) -> int:
+    return CHANCE if player == CHANCE_PLAYER else int(player)
+
+
+def hand_result(state: HandState) -> JSONObject | None:
+    """The result fields of a finished hand (the case format's ``result``)."""
+    if state.result is None:
+        return None
+    r = state.result
+    return {"outcome": r.outcome.value, "knocker": r.knocker, "winner": r.winner,
+            "deadwood": list(r.deadwood), "points": list(r.points), "boxes": list(r.boxes)}
+
+
+def observation(state: HandState) -> JSONObject:
+    """The referee's observation fields compared by checkpoints."""
+    to_move = state.to_move
+    return {
+        "phase": state.phase.value,
+        "to_act": CHANCE_PLAYER if to_move == CHANCE else to_move,
+        "hand_sizes": [state.hands[0].bit_count(), state.hands[1].bit_count()],
+        "discard_top": None if state.discard_top is None else card_str(state.discard_top),
+        "stock_size": len(state.stock),
+    }
+
+
+def legal_texts(state: HandState) -> list[str]:
+    return [format_action(a, state.rules.meld_rules) for a in state.legal_actions()]
 
 
 class GameDriver:
-    """Plays one hand or match of the reference engine."""
+    """One hand or match of the reference engine, driven through the adapter calls."""
+
+    def __init__(self, hand: HandState | None, match: MatchState | None,
+                 deals: Sequence[Deal] = ()):
+        self.hand = hand
+        self.match = match
+        self.deals = list(deals)
+        self.next_deal = 1
 
     @classmethod
-    def hand(cls, profile: str, overrides: Mapping[str, Any], deal: Mapping[str, Any]) -> Any:
-        raise NotImplementedError("the reference game engine has not landed")
+    def hand_game(cls, profile: str, overrides: Mapping[str, Any],
+                  deal: Mapping[str, Any]) -> GameDriver:
+        rules = rules_for_profile(profile, dict(overrides))
+        return cls(HandState.new(to_deal(deal), rules), None)
 
     @classmethod
-    def match(cls, profile: str, overrides: Mapping[str, Any], deals: Any) -> Any:
-        raise NotImplementedError("the reference game engine has not landed")
+    def match_game(cls, profile: str, overrides: Mapping[str, Any],
+                   deals: Sequence[Mapping[str, Any]]) -> GameDriver:
+        rules = rules_for_profile(profile, dict(overrides))
+        parsed = [to_deal(d) for d in deals]
+        return cls(None, MatchState.new(rules, deal=parsed[0]), parsed)
+
+    def state(self) -> HandState:
+        if self.match is not None:
+            return self.match.hand
+        assert self.hand is not None
+        return self.hand
+
+    def legal_actions(self) -> list[str]:
+        return legal_texts(self.state())
+
+    def apply(self, player: int | str, action: str) -> Verdict:
+        try:
+            if self.match is not None:
+                self.match = self.match.apply(action, engine_player(player))
+                self._deal_next()
+            else:
+                assert self.hand is not None
+                self.hand = self.hand.apply(action, engine_player(player))
+        except Rejection as rejection:
+            return Verdict.rejected(rejection.code.value)
+        return Verdict.ok()
+
+    def _deal_next(self) -> None:
+        assert self.match is not None
+        if self.match.hand_over and not self.match.is_over and self.next_deal < len(self.deals):
+            self.match = self.match.next_hand(self.deals[self.next_deal])
+            self.next_deal += 1
+
+    def observe(self) -> JSONObject:
+        obs = observation(self.state())
+        if self.match is not None:
+            obs["match_scores"] = list(self.match.scores)
+            obs["hand_number"] = self.match.hand_number
+        return obs
+
+    def result(self) -> JSONObject | None:
+        if self.match is None:
+            return hand_result(self.state())
+        return match_result(self.match)
+
+
+def match_result(match: MatchState) -> JSONObject | None:
+    """The result of a finished match: hands played, totals toward the target, final totals."""
+    if match.final is None:
+        return None
+    f = match.final
+    return {"outcome": "match", "winner": f.winner, "hands": len(match.results),
+            "match_totals": list(match.scores), "final_totals": list(f.totals),
+            "settlement": f.settlement}

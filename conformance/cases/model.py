@@ -70,6 +70,7 @@ FIELD_ORDER: Final = (
     "description",
     "clauses",
     "violates",
+    "decides",
     "profile",
     "overrides",
     "requires",
@@ -116,8 +117,13 @@ class Case:
         data.setdefault("violates", [])
         data.setdefault("overrides", {})
         data.setdefault("requires", [])
-        data["clauses"] = sorted(set(data["clauses"]) | set(data["violates"]))
+        decides = set(data.get("decides", [])) - set(data["violates"])
+        data["clauses"] = sorted(set(data["clauses"]) | set(data["violates"]) | decides)
         data["violates"] = sorted(set(data["violates"]))
+        if decides:
+            data["decides"] = sorted(decides)
+        else:
+            data.pop("decides", None)
         data["requires"] = sorted(set(data["requires"]))
         data["fingerprint"] = fingerprint_of(data)
         ordered = {k: data[k] for k in FIELD_ORDER if k in data}
@@ -151,9 +157,14 @@ class Case:
         return tuple(self.data["violates"])
 
     @property
+    def decides(self) -> tuple[str, ...]:
+        """Clauses that decide this case's result (e.g. the scoring clause of its outcome)."""
+        return tuple(self.data.get("decides", ()))
+
+    @property
     def obeys(self) -> tuple[str, ...]:
-        """The clauses this case exercises without violating them."""
-        return tuple(c for c in self.clauses if c not in self.violates)
+        """The clauses this case exercises without violating them (or deciding its result)."""
+        return tuple(c for c in self.clauses if c not in self.violates and c not in self.decides)
 
     @property
     def profile(self) -> str | None:

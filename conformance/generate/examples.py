@@ -23,7 +23,7 @@ from ginspec.conformance.generate.queries import (
     OracleDisagreement,
     arrangement_key,
 )
-from ginspec.spec.cards import card_str
+from ginspec.spec.cards import card_str, parse_card
 from ginspec.spec.clauses import Example, registry
 
 ORACLE_MAX_CARDS: Final = 13
@@ -178,18 +178,24 @@ def _knock(ex: Example) -> list[Case]:
     }
     if "big_gin" in d:
         expect["big_gin"] = bool(d["big_gin"])
-    return [
-        Case.make(
-            **_base(
-                ex,
-                "knock",
-                f"knock eligibility of {' '.join(text_cards(cards))}",
-                violated=not d["can_knock"],
-            ),
-            query={"what": "knock", "cards": text_cards(cards)},
-            expect=expect,
-        )
-    ]
+    query: dict[str, Any] = {"what": "knock", "cards": text_cards(cards)}
+    if "upcard" in d:
+        query["upcard"] = card_str(parse_card(str(d["upcard"])))
+    base = _base(ex, "knock", f"knock eligibility of {' '.join(text_cards(cards))}",
+                 violated=not d["can_knock"])
+    if "profile" in d:
+        base["profile"] = str(d["profile"])
+    return [Case.make(**base, query=query, expect=expect)]
+
+
+def _knock_limit(ex: Example) -> list[Case]:
+    d = ex.data
+    upcard = card_str(parse_card(str(d["upcard"])))
+    base = _base(ex, "knock-limit", f"the knock limit when the first upcard is {upcard}",
+                 violated=False)
+    base["profile"] = d.get("profile")
+    return [Case.make(**base, query={"what": "knock-limit", "upcard": upcard},
+                      expect={"limit": int(d["limit"])})]
 
 
 CONVERTERS: Final[dict[str, Callable[[Example], list[Case]]]] = {

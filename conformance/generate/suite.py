@@ -75,12 +75,15 @@ def case_path(case: Case) -> str:
 
 
 def coverage_counts(cases: Iterable[Case]) -> dict[str, dict[str, int]]:
-    """Clause → how many cases obey it and how many violate it (or are decided by it)."""
+    """Clause → how many cases obey it, and how many violate it or are decided by it (a clause
+    that decides a case's result is also obeyed by it: the engine applied it)."""
     out: dict[str, dict[str, int]] = {}
     for case in cases:
         for clause in case.obeys:
             out.setdefault(clause, {"obeys": 0, "violates": 0})["obeys"] += 1
-        for clause in case.violates:
+        for clause in case.decides:
+            out.setdefault(clause, {"obeys": 0, "violates": 0})["obeys"] += 1
+        for clause in (*case.violates, *case.decides):
             out.setdefault(clause, {"obeys": 0, "violates": 0})["violates"] += 1
     return dict(sorted(out.items()))
 
