@@ -11,7 +11,6 @@
 
 from __future__ import annotations
 
-import hashlib
 from typing import Final
 
 RULES_VERSION: Final = "0.1.0"
@@ -19,14 +18,3 @@ SUITE_VERSION: Final = "1.0.0"
 PROTOCOL_VERSION: Final = 1
 CASE_FORMAT: Final = "ginspec-case/1"
 
-
-def rules_digest() -> str:
-    """A digest of the normative chapters: two suites built from different texts differ here."""
-    from ginspec.spec.clauses import CHAPTER_DIR
-
-    h = hashlib.sha256()
-    for path in sorted(CHAPTER_DIR.glob("*.md")):
-        h.update(path.name.encode())
-        h.update(b"\0")
-        h.update(path.read_bytes())
-    return "sha256:" + h.hexdigest()[:32]

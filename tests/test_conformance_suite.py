@@ -13,7 +13,12 @@ from ginspec.spec.clauses import registry
 def test_committed_suite_is_a_fresh_build() -> None:
     """`ginspec suite build` is deterministic and the committed tree is up to date."""
     built = build(SUITE_DIR)
-    assert stale_files(built, SUITE_DIR) == []
+    stale = stale_files(built, SUITE_DIR)
+    assert stale == [], (
+        f"{len(stale)} suite file(s) differ from a fresh build (first: {stale[:3]}): the spec, "
+        "the reference or a generator changed. Run `ginspec suite build` and commit "
+        "conformance/suite/ (check `git diff` that the changed answers are intended)."
+    )
 
 
 def test_manifest_states_versions_and_fingerprints() -> None:

@@ -24,7 +24,6 @@ from ginspec.conformance.versions import (
     PROTOCOL_VERSION,
     RULES_VERSION,
     SUITE_VERSION,
-    rules_digest,
 )
 
 SUITE_DIR: Final = Path(__file__).resolve().parent.parent / "suite"
@@ -93,7 +92,6 @@ def make_manifest(cases: list[Case], notes: list[dict[str, str]]) -> dict[str, A
         "format": SUITE_FORMAT,
         "versions": {
             "rules": RULES_VERSION,
-            "rules_digest": rules_digest(),
             "suite": SUITE_VERSION,
             "protocol": PROTOCOL_VERSION,
             "case_format": CASE_FORMAT,
