@@ -1,5 +1,5 @@
-"""Checks for the spec example kinds of the rules chapters (05-12): ``score``, ``match``,
-``ruleset``, ``knock-limit`` and ``next-dealer``. Merged into tests/test_spec_examples.py's
+"""Checks for the spec example kinds of the rules chapters (05-12): ``deal``, ``score``,
+``match``, ``ruleset``, ``knock-limit`` and ``next-dealer``. Merged into tests/test_spec_examples.py's
 dispatch tables (``FIELDS``, ``CHECKS``); documented in spec/README.md.
 
 The expected values live in the chapter examples and were worked out by hand from the rules.
@@ -11,6 +11,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 import pytest
+from ginspec.reference.game.deal import Deal, DealError, split_deck
 from ginspec.reference.scoring import (
     VOID_HAND,
     HandScore,
@@ -21,7 +22,7 @@ from ginspec.reference.scoring import (
     next_dealer,
     score_hand,
 )
-from ginspec.spec.cards import parse_card
+from ginspec.spec.cards import parse_card, parse_cards
 from ginspec.spec.clauses import Example
 from ginspec.spec.errors import ParameterError
 from ginspec.spec.profiles import Ruleset, ruleset
@@ -110,7 +111,35 @@ def check_next_dealer(ex: Example) -> None:
     assert next_dealer(rules, d["dealer"], hand, knocker) == d["next"], ex.id
 
 
+def check_deal(ex: Example) -> None:
+    d = ex.data
+    if d.get("error"):
+        with pytest.raises(DealError):
+            Deal.parse(d["deck"], d.get("dealer", 0))
+        return
+    deal = Deal.parse(d["deck"], d.get("dealer", 0))
+    eleven = d.get("first_turn", "upcard_offer") == "eleven_card_start"
+    non_dealer, dealer, upcard, stock = split_deck(deal, eleven)
+    if "non_dealer" in d:
+        assert non_dealer == parse_cards(d["non_dealer"]), ex.id
+    if "dealer_cards" in d:
+        assert dealer == parse_cards(d["dealer_cards"]), ex.id
+    if "upcard" in d:
+        assert upcard == parse_card(d["upcard"]), ex.id
+    elif eleven:
+        assert upcard is None, ex.id
+    top = parse_cards(d.get("stock_top", ""))
+    assert list(stock[: len(top)]) == top, ex.id
+    if "stock_size" in d:
+        assert len(stock) == d["stock_size"], ex.id
+
+
 FIELDS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
+    "deal": (
+        frozenset({"deck"}),
+        frozenset({"dealer", "first_turn", "non_dealer", "dealer_cards", "upcard", "stock_top",
+                   "stock_size", "error"}),
+    ),
     "score": (
         frozenset({"profile", "outcome", "knocker_deadwood", "defender_deadwood"}),
         frozenset({"overrides", "upcard", "points", "winner", "undercut", "boxes", "error"}),
@@ -126,6 +155,7 @@ FIELDS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
 }
 
 CHECKS: dict[str, Check] = {
+    "deal": check_deal,
     "score": check_score,
     "match": check_match,
     "ruleset": check_ruleset,
