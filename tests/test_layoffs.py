@@ -313,3 +313,36 @@ def test_a_profile_ruleset_may_stand_for_the_showdown_rules() -> None:
 
 def layable_now(table: Table, cards: str, rules: RulesLike) -> set[str]:
     return {card_str(x.card) for x in legal_layoffs(table, parse_cards(cards), rules)}
+
+
+@given(showdowns(), st.sampled_from(["unlimited", "original_melds_only"]), st.booleans(),
+       st.data())
+def test_listing_and_applying_agree(case: tuple[list[Meld], list[int], bool], chain: str,
+                                    gin: bool, data: st.DataObject) -> None:
+    """A layoff is accepted by apply_layoff exactly when legal_layoffs lists it (after any legal
+    layoffs so far); a refused one raises ShowdownError with a known code."""
+    knocker, defender, _ = case
+    after_gin = data.draw(st.sampled_from(["forbidden", "allowed"]))
+    rules = ShowdownRules(
+        layoff_chain="unlimited" if chain == "unlimited" else "original_melds_only",
+        layoff_after_gin="allowed" if after_gin == "allowed" else "forbidden",
+    )
+    table = table_of(knocker)
+    left = list(defender)
+    for _ in range(4):
+        listed = {(x.card, x.target) for x in legal_layoffs(table, left, rules, gin=gin)}
+        for card in left:
+            for target in range(len(table)):
+                layoff = Layoff(card, target, min(table[target].original.cards))
+                try:
+                    apply_layoff(table, layoff, rules, gin=gin, hand=left)
+                    accepted = True
+                except ShowdownError as exc:
+                    assert exc.code in SHOWDOWN_CODES
+                    accepted = False
+                assert accepted == ((card, target) in listed), (card_str(card), target)
+        if not listed:
+            break
+        card, target = data.draw(st.sampled_from(sorted(listed)))
+        table = apply_layoff(table, Layoff(card, target, 0), rules, gin=gin)
+        left.remove(card)
