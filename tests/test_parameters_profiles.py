@@ -250,6 +250,9 @@ def test_cli_lists_profiles_and_parameters(capsys: pytest.CaptureFixture[str]) -
     data = json.loads(capsys.readouterr().out)
     assert [p["name"] for p in data["profiles"]] == list(profiles())
     assert {p["name"] for p in data["parameters"]} == set(parameters())
+    assert len(data["constraints"]) == len(constraints())
+    assert {"when": ["spade_double != off"], "require": ["oklahoma == true"]}.items() <= next(
+        c for c in data["constraints"] if c["when"] == ["spade_double != off"]).items()
 
 
 def test_cli_prints_one_profile(capsys: pytest.CaptureFixture[str]) -> None:

@@ -15,7 +15,7 @@ import json
 from typing import Any
 
 from ginspec.conformance.cli import UsageError
-from ginspec.spec.parameters import Value, parameter, parameters
+from ginspec.spec.parameters import Value, constraints, parameter, parameters
 from ginspec.spec.profiles import parse_overrides, profile, profiles, ruleset
 
 
@@ -55,6 +55,11 @@ def _catalogue_json() -> dict[str, Any]:
             }
             for p in parameters().values()
         ],
+        "constraints": [
+            {"when": [str(t) for t in c.when], "require": [str(t) for t in c.require],
+             "message": c.message}
+            for c in constraints()
+        ],
     }
 
 
@@ -70,7 +75,14 @@ def _print_catalogue() -> None:
     for row in rows:
         print(f"  {row[0]:<{widths[0]}}  {row[1]:<{widths[1]}}  {row[2]:<{widths[2]}}  {row[3]}")
     print()
+    print("Impossible combinations (refused):")
+    for rule in constraints():
+        when = " and ".join(str(t) for t in rule.when)
+        need = " and ".join(str(t) for t in rule.require)
+        print(f"  when {when}: needs {need}")
+    print()
     print("Show one profile: ginspec rules PROFILE [--set NAME=VALUE ...] [--json]")
+    print("Explain one parameter: ginspec rules --param NAME [--json]")
 
 
 def _param_json(name: str) -> dict[str, Any]:
