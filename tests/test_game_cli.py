@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import json
 from pathlib import Path
 from typing import Any
@@ -11,6 +12,8 @@ from ginspec.conformance.cli import main
 from ginspec.reference.game.rules import rules_for_profile
 from ginspec.reference.game.strategies import strategy
 from ginspec.reference.game.trace import TRACE_FORMAT, check_trace, play_match
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 
 def _trace(profile: str = "pagat", seed: int = 4) -> dict[str, Any]:
@@ -116,3 +119,41 @@ def test_bench_engine_runs(capsys: pytest.CaptureFixture[str]) -> None:
     assert ours["name"] == "ginspec engine (pagat)" and ours["hands"] == 3
     assert ours["steps_per_hand"] > 2
     assert main(["bench", "engine", "--hands", "0"]) == 2
+
+
+_JSON = st.recursive(
+    st.none() | st.booleans() | st.integers(-3, 60) | st.text(max_size=6),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner,
+                                                                 max_size=3),
+    max_leaves=6,
+)
+_BASE = _trace("pagat", 2)
+
+
+def _paths(obj: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    out = [prefix]
+    if isinstance(obj, dict):
+        for k, v in obj.items():
+            out += _paths(v, (*prefix, k))
+    elif isinstance(obj, list):
+        for i, v in enumerate(obj[:3]):
+            out += _paths(v, (*prefix, i))
+    return out
+
+
+_PATHS = [p for p in _paths(_BASE) if p]
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(path=st.sampled_from(_PATHS), value=_JSON)
+def test_check_log_never_crashes_on_a_tampered_trace(tmp_path_factory: pytest.TempPathFactory,
+                                                     path: tuple[Any, ...], value: Any) -> None:
+    """Any one field replaced by any JSON value: exit 0, 1 or 2 — never a traceback."""
+    data = copy.deepcopy(_BASE)
+    node = data
+    for key in path[:-1]:
+        node = node[key]
+    node[path[-1]] = value
+    file = tmp_path_factory.mktemp("fuzz") / "t.json"
+    file.write_text(json.dumps(data), encoding="utf-8")
+    assert main(["check-log", str(file), "--profile", "pagat"]) in (0, 1, 2)

@@ -50,6 +50,8 @@ class Deal:
     @classmethod
     def parse(cls, cards: str | Sequence[str], dealer: int) -> Deal:
         """A deal from card tokens (a string or a list), e.g. from a JSON trace."""
+        if not isinstance(cards, str) and not all(isinstance(c, str) for c in cards):
+            raise DealError("deck: every card is a token such as 'TS'")
         try:
             deck = tuple(parse_cards(cards))
         except CardError as exc:

@@ -133,10 +133,18 @@ def _field(obj: Any, name: str, kind: type | tuple[type, ...], where: str) -> An
     if name not in obj:
         raise TraceError(f"{where}.{name}: missing")
     value = obj[name]
-    if not isinstance(value, kind) or (isinstance(value, bool) and kind is int):
-        raise TraceError(f"{where}.{name}: expected {getattr(kind, '__name__', kind)}, got "
-                         f"{type(value).__name__}")
+    kinds = kind if isinstance(kind, tuple) else (kind,)
+    if not isinstance(value, kinds) or (isinstance(value, bool) and int in kinds):
+        wanted = " or ".join(_JSON_NAMES.get(k, k.__name__) for k in kinds)
+        got = "boolean" if isinstance(value, bool) else _JSON_NAMES.get(type(value),
+                                                                          type(value).__name__)
+        raise TraceError(f"{where}.{name}: expected {wanted}, got {got}")
     return value
+
+
+_JSON_NAMES: Final[dict[type, str]] = {int: "an integer", str: "a string", list: "an array",
+                                       dict: "an object", type(None): "null",
+                                       float: "a number"}
 
 
 def parse_trace(data: Any) -> list[tuple[Deal, list[tuple[int, str]], dict[str, Any]]]:
@@ -206,6 +214,8 @@ def check_trace(data: Any, rules: GameRules) -> CheckReport:
                                h, steps_done, True)
     assert match is not None
     final = data.get("result") if isinstance(data, dict) else None
+    if isinstance(final, dict) and "totals" in final:
+        _int_pair(final["totals"], "result.totals")
     if (isinstance(final, dict) and match.final is not None and "totals" in final
             and list(final["totals"]) != list(match.final.totals)):
         return CheckReport(Finding(len(hands), None, "", "RESULT_MISMATCH",
@@ -215,12 +225,26 @@ def check_trace(data: Any, rules: GameRules) -> CheckReport:
     return CheckReport(None, len(hands), steps_done, match.is_over)
 
 
+def _int_pair(value: Any, where: str) -> None:
+    if not (isinstance(value, list) and len(value) == 2
+            and all(isinstance(x, int) and not isinstance(x, bool) for x in value)):
+        raise TraceError(f"{where}: expected two integers [player 0, player 1]")
+
+
 def _compare_result(h: int, match: MatchState, record: dict[str, Any]) -> Finding | None:
     """Compare a hand's recorded result (optional fields) with the rules' result."""
     result = match.results[-1]
+    where = f"hands[{h - 1}]"
+    if "scores" in record:
+        _int_pair(record["scores"], f"{where}.scores")
     recorded = record.get("result")
-    if not isinstance(recorded, dict):
+    if recorded is None:
         return None
+    if not isinstance(recorded, dict):
+        raise TraceError(f"{where}.result: expected an object")
+    for name in ("points", "deadwood"):
+        if name in recorded:
+            _int_pair(recorded[name], f"{where}.result.{name}")
     trail = result.score.clauses
     clause = next((c for c in trail if c != "SCORE.HAND-WINNER"), C.SCORE_VOID)
     for name, ours in (("outcome", result.outcome.value), ("points", list(result.points)),
