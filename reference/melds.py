@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from enum import Enum
-from itertools import combinations
+from itertools import combinations, product
 
 from ginspec.reference.meld_rules import STANDARD, MeldRules
 from ginspec.reference.suit_tables import SuitTables, rank_value, run_partitions, suit_tables
@@ -328,7 +328,7 @@ def min_deadwood(cards: Cards, rules: MeldRules = STANDARD) -> int:
     if not (a & b & (c | e) | (a | b) & c & e):  # no rank held three times: no set
         return dead[a] + dead[b] + dead[c] + dead[e]
     three = a & b & (c | e) | (a | b) & c & e
-    if three.bit_count() > MAX_ENUMERATED_SET_RANKS and not rules.ace_high_runs:
+    if three.bit_count() > MAX_ENUMERATED_SET_RANKS:
         return _min_deadwood_rank_dp((a, b, c, e), rules)
     return _min_deadwood_with_sets(mask, three, three & a & b & c & e, dead)
 
@@ -384,39 +384,89 @@ def min_deadwood_after_discard(cards: Cards, rules: MeldRules = STANDARD) -> int
     return best
 
 
-def _min_deadwood_rank_dp(s: Sequence[int], rules: MeldRules) -> int:
-    """Minimum deadwood by dynamic programming over ranks (standard run rules only).
+State = tuple[int, int, int, int]
+"""Rank DP state: per suit, the length of the current stretch of run candidates (3 = 3 or more)."""
 
-    State: for each suit, the length (0, 1, 2 or 3 meaning "3 or more") of the stretch of
-    consecutive run-candidate cards ending at the previous rank. A stretch that ends shorter
-    than 3 is deadwood; a stretch of 3 or more is covered by runs (lemma LONG-RUNS-SPLIT).
+
+def _rank_dp(
+    s: Sequence[int], values: Sequence[int], start: State, set_ranks: int
+) -> dict[State, int]:
+    """Dynamic programme over the positions ``0 .. len(values) - 1`` of the suit masks ``s``.
+
+    A card is a *run candidate* when it is not put in a set. State: for each suit, the length
+    (0, 1, 2 or 3 meaning "3 or more") of the stretch of consecutive run candidates ending at the
+    previous position. A stretch that ends shorter than 3 is deadwood; a stretch of 3 or more is
+    covered by runs (lemma LONG-RUNS-SPLIT). Sets may be formed only at the positions in
+    ``set_ranks``. Returns the cost of every reachable final state, stretches still open at the
+    end not yet paid; their cards are the last positions, read cyclically (``pending``).
     """
-    values = [rank_value(r, rules) for r in range(NUM_RANKS)]
+    size = len(values)
 
-    def pending(rank: int, length: int) -> int:
-        return sum(values[rank - k] for k in range(1, length + 1))
+    def pending(position: int, length: int) -> int:
+        return sum(values[(position - k) % size] for k in range(1, length + 1))
 
-    states: dict[tuple[int, ...], int] = {(0, 0, 0, 0): 0}
-    for rank in range(NUM_RANKS + 1):
-        present = [rank < NUM_RANKS and bool(s[q] >> rank & 1) for q in range(4)]
-        options = _set_options(rank, s) if rank < NUM_RANKS else [()]
-        nxt: dict[tuple[int, ...], int] = {}
+    states: dict[State, int] = {start: 0}
+    for position in range(size):
+        present = [bool(s[q] >> position & 1) for q in range(4)]
+        options = _set_options(position, s) if set_ranks >> position & 1 else [()]
+        nxt: dict[State, int] = {}
         for state, cost in states.items():
             for option in options:
-                new_state = []
+                new_state = [0, 0, 0, 0]
                 c = cost
                 for q in range(4):
                     if present[q] and q not in option:
-                        new_state.append(min(state[q] + 1, 3))
-                    else:
-                        if state[q] in (1, 2):
-                            c += pending(rank, state[q])
-                        new_state.append(0)
-                key = tuple(new_state)
+                        new_state[q] = min(state[q] + 1, 3)
+                    elif state[q] in (1, 2):
+                        c += pending(position, state[q])
+                key = (new_state[0], new_state[1], new_state[2], new_state[3])
                 if c < nxt.get(key, 1 << 30):
                     nxt[key] = c
         states = nxt
-    return min(states.values())
+    return states
+
+
+def _min_deadwood_rank_dp(s: Sequence[int], rules: MeldRules) -> int:
+    """Minimum deadwood by dynamic programming over ranks (:func:`_rank_dp`), for hands with
+    many ranks held three or four times, under any run rules:
+
+    * standard: the ranks A..K in a line; stretches still open after the king are paid.
+    * ace high: each suit's ace sits either below the two or above the king (position 13, where
+      no set is formed); every placement of the aces is tried (at most 16).
+    * turning the corner: the ranks form a circle. Guess, for each suit holding a king, the
+      length ``g`` of the stretch that ends at the king and goes on into the ace; start the line at
+      the ace with that stretch open (its cards paid, cyclically, if it ends short) and keep the
+      runs whose stretch at the king has length ``g`` again.
+    """
+    values = [rank_value(r, rules) for r in range(NUM_RANKS)]
+    all_ranks = SUIT_BITS
+    zero: State = (0, 0, 0, 0)
+    if rules.wraparound_runs:
+        guesses = [(0, 1, 2, 3) if s[q] >> (NUM_RANKS - 1) & 1 else (0,) for q in range(4)]
+        best = 1 << 30
+        for g in product(*guesses):
+            start: State = (g[0], g[1], g[2], g[3])
+            for state, cost in _rank_dp(s, values, start, all_ranks).items():
+                if state == start and cost < best:
+                    best = cost
+        return best
+
+    def closed(states: dict[State, int], size: int) -> int:
+        extra = [0, values[(size - 1) % NUM_RANKS]]
+        extra.append(extra[1] + values[(size - 2) % NUM_RANKS])
+        return min(cost + sum(extra[x] for x in st if x < 3) for st, cost in states.items())
+
+    if not rules.ace_high_runs:
+        return closed(_rank_dp(s, values, zero, all_ranks), NUM_RANKS)
+    best = 1 << 30
+    aces = [q for q in range(4) if s[q] & 1]
+    line = [*values, rules.ace_value]  # position 13: an ace above the king
+    for k in range(len(aces) + 1):
+        for high in combinations(aces, k):
+            moved = [m ^ 1 ^ 1 << NUM_RANKS if q in high else m for q, m in enumerate(s)]
+            states = _rank_dp(moved, line, zero, all_ranks)
+            best = min(best, closed(states, NUM_RANKS + 1))
+    return best
 
 
 # --- arrangements ----------------------------------------------------------------------------

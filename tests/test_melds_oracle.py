@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import itertools
 
+import pytest
 from ginspec.reference.meld_rules import MeldRules
 from ginspec.reference.melds import (
     MeldKind,
+    _min_deadwood_rank_dp,
     all_melds,
     analyse_discards,
     min_deadwood,
@@ -20,7 +22,7 @@ from ginspec.reference.melds import (
 )
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from meld_hands import hands, large_hands, variants
+from meld_hands import VARIANTS, hands, large_hands, variants
 from meld_oracle import (
     Rules,
     meld_kind,
@@ -128,18 +130,6 @@ def test_input_forms_agree(data: st.DataObject, variant: Variant) -> None:
 # --- large hands: the rank dynamic programme -------------------------------------------------
 
 
-@given(large_hands(), st.sampled_from([MeldRules(), MeldRules(ace_value=15)]))
-def test_large_hand_min_deadwood_equals_memoised_search(hand: list[int], rules: MeldRules) -> None:
-    oracle_rules = Rules(ace_value=rules.ace_value)
-    assert min_deadwood(hand, rules) == oracle_min_deadwood_memo(hand, oracle_rules)
-
-
-@given(large_hands().filter(lambda h: len(h) <= 30), variants)
-def test_large_hand_variants_equal_memoised_search(hand: list[int], variant: Variant) -> None:
-    rules, oracle_rules = variant
-    assert min_deadwood(hand, rules) == oracle_min_deadwood_memo(hand, oracle_rules)
-
-
 @given(large_hands().filter(lambda h: len(h) <= 24))
 def test_large_hand_after_discard_equals_memoised_search(hand: list[int]) -> None:
     expected = min(oracle_min_deadwood_memo([x for x in hand if x != c], Rules()) for c in hand)
@@ -160,3 +150,29 @@ def test_memoised_search_agrees_with_exhaustive_search(hand: list[int], variant:
     """The large-hand oracle is itself checked against the exhaustive one."""
     _, oracle_rules = variant
     assert oracle_min_deadwood_memo(hand, oracle_rules) == oracle_min_deadwood(hand, oracle_rules)
+
+
+@more
+@given(hands(), variants)
+def test_rank_dp_equals_exhaustive_search(hand: list[int], variant: Variant) -> None:
+    """The rank DP (used for hands with six or more ranks held three times) on small hands too."""
+    rules, oracle_rules = variant
+    suits = [sum(1 << (c % 13) for c in hand if c // 13 == q) for q in range(4)]
+    assert _min_deadwood_rank_dp(suits, rules) == oracle_min_deadwood(hand, oracle_rules)
+
+
+@given(large_hands(), variants)
+def test_large_hand_rank_dp_all_variants(hand: list[int], variant: Variant) -> None:
+    rules, oracle_rules = variant
+    if len(hand) > 30 and oracle_rules.ace_high:
+        hand = hand[:30]  # the memoised oracle is slow on big ace-high hands
+    assert min_deadwood(hand, rules) == oracle_min_deadwood_memo(hand, oracle_rules)
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_full_deck_under_every_variant(variant: Variant) -> None:
+    rules, _ = variant
+    deck = list(range(52))
+    assert min_deadwood(deck, rules) == 0
+    # Without the four kings everything still melds (sets of the other ranks, or runs).
+    assert min_deadwood([c for c in deck if c % 13 != 12], rules) == 0
