@@ -14,6 +14,7 @@ from ginspec.reference.scoring import (
     OUTCOME_CODES,
     TIE_CODES,
     VOID_HAND,
+    HandScoreTerms,
     MatchTally,
     ScoringError,
     final_scores,
@@ -362,3 +363,42 @@ def test_settlement_follows_the_totals_not_the_target() -> None:
                            (tally.hands_won[0], tally.hands_won[1] + 1), tally.hands)
     result = final_scores(rules, tally)
     assert result.totals == (220, 8 + 12 * 20) and (result.payee, result.settlement) == (1, 28)
+
+
+@pytest.mark.parametrize("name", sorted(RULES_BY_PROFILE))
+def test_z3_per_profile_rules_hold_for_every_deadwood(name: str) -> None:
+    """For each profile, with symbolic deadwoods and doubling: gin is never undercut, a tie goes as
+    RULES_BY_PROFILE says, and doubling doubles exactly (chapter 9, OKLAHOMA.SPADES)."""
+    rules = ruleset(name, {"big_gin_bonus": BIG_GIN})
+    gin, undercut, tie, zero_cancels, spades = RULES_BY_PROFILE[name]
+    kd, dd, out = z3.Ints("kd dd out")
+    dbl = z3.Bool("dbl")
+    ar = z3_arithmetic()
+
+    def terms(doubled: object) -> HandScoreTerms:
+        return hand_score_terms(
+            ar, out, kd, dd, gin_bonus=rules["gin_bonus"], big_gin_bonus=rules["big_gin_bonus"],
+            undercut_bonus=rules["undercut_bonus"], tie=TIE_CODES[str(rules["undercut_on_tie"])],
+            zero_cancels=rules["layoff_after_gin"] == "allowed_zero_cancels", doubled=doubled)
+
+    t, plain = terms(dbl), terms(False)
+    legal = z3.And(kd >= 0, dd >= 0, z3.Or(out == 0, out == 1, out == 2),
+                   z3.Implies(out == 0, kd >= 1), z3.Implies(out != 0, kd == 0))
+    if tie == "undercut":
+        tie_ok = z3.And(t.defender == undercut * z3.If(dbl, 2, 1), t.defender_wins)
+    elif tie == "no_score":
+        tie_ok = z3.And(t.knocker == 0, t.defender == 0, z3.Not(t.knocker_wins), z3.Not(t.defender_wins))
+    else:
+        tie_ok = z3.And(t.knocker == 0, t.defender == 0, t.knocker_wins)
+    claims = z3.And(
+        z3.Implies(out != 0, z3.And(t.defender == 0, z3.Not(t.undercut))),          # no undercut of gin
+        z3.Implies(z3.And(out == 0, kd == dd), tie_ok),                                # SCORE.TIE
+        z3.Implies(z3.And(out == 1, z3.Not(z3.And(zero_cancels, dd == 0))),
+                   t.knocker == (gin + dd) * z3.If(dbl, 2, 1)),                        # SCORE.GIN
+        t.knocker == plain.knocker * z3.If(dbl, 2, 1),                                 # doubling
+        t.defender == plain.defender * z3.If(dbl, 2, 1),
+    )
+    solver = z3.Solver()
+    solver.add(legal, z3.Not(claims))
+    assert solver.check() == z3.unsat, solver.model()
+    assert spades == (rules["spade_double"] != "off")
