@@ -9,6 +9,7 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from ginspec.conformance.cli import main
@@ -17,11 +18,11 @@ README_HAND = "4C 5C 6C 7C 6D 3H 5H 6H 3S 5S 6S"
 TEN_CARDS = "7H 7D 7S 8C 9C TC 2S 3D 4H KD"
 
 
-def run_json(capsys: pytest.CaptureFixture[str], *argv: str) -> dict[str, object]:
+def run_json(capsys: pytest.CaptureFixture[str], *argv: str) -> dict[str, Any]:
     assert main(["deadwood", *argv, "--json"]) == 0
     out, err = capsys.readouterr()
     assert err == ""
-    result: dict[str, object] = json.loads(out)
+    result: dict[str, Any] = json.loads(out)
     return result
 
 
@@ -29,8 +30,8 @@ def test_ten_card_json(capsys: pytest.CaptureFixture[str]) -> None:
     # Worked by hand: 8C 9C TC and 7D 7H 7S meld; 2S 3D 4H KD = 19 are left.
     result = run_json(capsys, *TEN_CARDS.split())
     assert result["deadwood"] == 19
-    assert sorted(map(sorted, result["melds"])) == [["7D", "7H", "7S"], ["8C", "9C", "TC"]]  # type: ignore[arg-type]
-    assert sorted(result["deadwood_cards"]) == ["2S", "3D", "4H", "KD"]  # type: ignore[arg-type]
+    assert sorted(map(sorted, result["melds"])) == [["7D", "7H", "7S"], ["8C", "9C", "TC"]]
+    assert sorted(result["deadwood_cards"]) == ["2S", "3D", "4H", "KD"]
     assert "best_discards" not in result
 
 
@@ -39,11 +40,11 @@ def test_eleven_card_json(capsys: pytest.CaptureFixture[str]) -> None:
     result = run_json(capsys, *README_HAND.split())
     assert result["deadwood"] == 10
     assert result["best_discards"] == ["7C"]
-    assert sorted(map(sorted, result["melds"])) == [  # type: ignore[arg-type]
+    assert sorted(map(sorted, result["melds"])) == [
         ["5C", "5H", "5S"],
         ["6C", "6D", "6H", "6S"],
     ]
-    assert sorted(result["deadwood_cards"]) == ["3H", "3S", "4C"]  # type: ignore[arg-type]
+    assert sorted(result["deadwood_cards"]) == ["3H", "3S", "4C"]
     assert result["can_knock"] is True
     assert result["gin"] is False
     assert result["big_gin"] is False
