@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from ginspec.reference.adjudicate import OUTCOMES, Ruling, adjudicate
-from ginspec.spec.cards import Card, parse_card, parse_cards
+from ginspec.spec.cards import Card, card_str, parse_card, parse_cards
 from ginspec.spec.clauses import SPEC_DIR, implements
 from ginspec.spec.errors import GinspecError, RulingFileError
 from ginspec.spec.parameters import Value, parameter
@@ -26,7 +26,7 @@ CASEBOOK_DIR: Final = SPEC_DIR / "casebook"
 FORMAT_VERSION: Final = 1
 _TOP_KEYS: Final = {"format", "id", "title", "question", "clauses", "digest", "answer", "position", "sources", "expect"}
 _POSITION_KEYS: Final = {"knocker", "defender", "knocker_melds", "upcard"}
-_EXPECT_KEYS: Final = {"profile", "set", "outcome", "deadwood", "points", "note"}
+_EXPECT_KEYS: Final = {"profile", "set", "outcome", "deadwood", "points", "layoffs", "knocker_melds", "upcard", "note"}
 
 
 @dataclass(frozen=True)
@@ -47,11 +47,21 @@ class Expectation:
     deadwood: tuple[int, int] | None
     points: tuple[int, int] | None
     note: str = ""
+    layoffs: tuple[Card, ...] | None = None
+    """The cards the defender lays off (in any order), when the ruling pins them down."""
+    knocker_melds: tuple[tuple[Card, ...], ...] | None = None
+    """A declaration for this expectation only (else the position's, else best play)."""
+    upcard: Card | None = None
+    """An upcard for this expectation only (else the position's)."""
 
     @property
     def label(self) -> str:
-        extra = ", ".join(f"{k}={_fmt(v)}" for k, v in self.overrides.items())
-        return f"{self.profile} ({extra})" if extra else self.profile
+        extra = [f"{k}={_fmt(v)}" for k, v in self.overrides.items()]
+        if self.knocker_melds is not None:
+            extra.append("declared: " + " / ".join(" ".join(card_str(c) for c in m) for m in self.knocker_melds))
+        if self.upcard is not None:
+            extra.append(f"upcard {card_str(self.upcard)}")
+        return f"{self.profile} ({', '.join(extra)})" if extra else self.profile
 
 
 @dataclass(frozen=True)
@@ -121,6 +131,31 @@ def _cards(text: str, where: str) -> tuple[Card, ...]:
         raise RulingFileError(f"{where}: {exc}") from None
 
 
+def _melds(data: Mapping[str, Any], where: str, prefix: str) -> tuple[tuple[Card, ...], ...] | None:
+    if "knocker_melds" not in data:
+        return None
+    text = _need(data, "knocker_melds", str, where)
+    return tuple(_cards(m, f"{where}: field '{prefix}knocker_melds'") for m in text.split("/") if m.strip())
+
+
+def _upcard(data: Mapping[str, Any], where: str, prefix: str) -> Card | None:
+    if "upcard" not in data:
+        return None
+    try:
+        return parse_card(_need(data, "upcard", str, where))
+    except GinspecError as exc:
+        raise RulingFileError(f"{where}: field '{prefix}upcard': {exc}") from None
+
+
+def _layoffs(data: Mapping[str, Any], where: str) -> tuple[Card, ...] | None:
+    if "layoffs" not in data:
+        return None
+    raw = data["layoffs"]
+    if not isinstance(raw, list) or not all(isinstance(x, str) for x in raw):
+        raise RulingFileError(f"{where}: field 'layoffs' must be a list of cards")
+    return _cards(" ".join(raw), f"{where}: field 'layoffs'")
+
+
 def parse_ruling(data: Mapping[str, Any], source: str = "<ruling>") -> RulingCase:
     """Validate a ruling document; every error names ``source`` and the field."""
     unknown = set(data) - _TOP_KEYS
@@ -138,16 +173,8 @@ def parse_ruling(data: Mapping[str, Any], source: str = "<ruling>") -> RulingCas
         raise RulingFileError(f"{source}: unknown field 'position.{sorted(unknown)[0]}'")
     knocker = _cards(_need(pos, "knocker", str, f"{source}: position"), f"{source}: field 'position.knocker'")
     defender = _cards(_need(pos, "defender", str, f"{source}: position"), f"{source}: field 'position.defender'")
-    melds = None
-    if "knocker_melds" in pos:
-        text = _need(pos, "knocker_melds", str, f"{source}: position")
-        melds = tuple(_cards(m, f"{source}: field 'position.knocker_melds'") for m in text.split("/") if m.strip())
-    upcard = None
-    if "upcard" in pos:
-        try:
-            upcard = parse_card(_need(pos, "upcard", str, f"{source}: position"))
-        except GinspecError as exc:
-            raise RulingFileError(f"{source}: field 'position.upcard': {exc}") from None
+    melds = _melds(pos, f"{source}: position", "position.")
+    upcard = _upcard(pos, f"{source}: position", "position.")
     raw_expect = _need(data, "expect", list, source)
     if not raw_expect:
         raise RulingFileError(f"{source}: field 'expect' needs at least one expectation")
@@ -180,6 +207,9 @@ def parse_ruling(data: Mapping[str, Any], source: str = "<ruling>") -> RulingCas
                 _pair(item, "deadwood", where),
                 _pair(item, "points", where),
                 str(item.get("note", "")),
+                _layoffs(item, where),
+                _melds(item, where, ""),
+                _upcard(item, where, ""),
             )
         )
     sides = []
@@ -238,12 +268,14 @@ def find_ruling(ref: str) -> RulingCase:
 @implements("SHOWDOWN.BEST-PLAY")
 def rule(case: RulingCase, expectation: Expectation) -> Ruling:
     """The adjudicator's ruling on the case's position under one expectation's ruleset."""
+    melds = expectation.knocker_melds if expectation.knocker_melds is not None else case.knocker_melds
+    upcard = expectation.upcard if expectation.upcard is not None else case.upcard
     return adjudicate(
         case.knocker,
         case.defender,
         ruleset(expectation.profile, expectation.overrides),
-        knocker_melds=case.knocker_melds,
-        upcard=case.upcard,
+        knocker_melds=melds,
+        upcard=upcard,
     )
 
 
@@ -267,5 +299,10 @@ def check_ruling(case: RulingCase) -> list[Verdict]:
                 f"points: expected knocker {exp.points[0]}, defender {exp.points[1]}; "
                 f"computed knocker {got[0]}, defender {got[1]}"
             )
+        if exp.layoffs is not None:
+            laid = sorted(x.card for x in ruling.defence.layoffs) if ruling.defence else []
+            if laid != sorted(exp.layoffs):
+                bad.append(f"layoffs: expected {' '.join(card_str(c) for c in sorted(exp.layoffs)) or 'none'}, "
+                           f"computed {' '.join(card_str(c) for c in laid) or 'none'}")
         verdicts.append(Verdict(exp, ruling, tuple(bad)))
     return verdicts

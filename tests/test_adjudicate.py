@@ -3,7 +3,7 @@
 These tests drive :func:`adjudicate_position` with the digest's "PAG" bonuses (gin 20, undercut
 10, a tie is an undercut) given as a plain scorer, so that they test the search — which
 declaration, which reply — independently of the scoring module. Points under the real profiles
-are tested in tests/test_casebook.py. Expected values are worked out by hand.
+are ruling files in spec/casebook/, run by tests/test_rulings.py. Expected values are worked out by hand.
 """
 
 from __future__ import annotations
