@@ -34,8 +34,16 @@ def clause_json(clause: Clause) -> dict[str, Any]:
         "untestable_reason": clause.untestable_reason,
         "examples": [{"id": e.id, "kind": e.kind, **e.data} for e in clause.examples],
         "implemented_by": IMPLEMENTATIONS.get(clause.id, []),
+        "cases": _cases_of(clause.id),
         "location": f"{clause.path}:{clause.line}",
     }
+
+
+def _cases_of(clause_id: str) -> list[str]:
+    """The IDs of the committed conformance cases that exercise ``clause_id``."""
+    from ginspec.conformance.docs_index import case_clauses
+
+    return [case_id for case_id, clauses in case_clauses() if clause_id in clauses]
 
 
 def _load_implementations() -> None:
@@ -77,4 +85,7 @@ def run_show(args: argparse.Namespace) -> int:
         print(f"Not testable: {clause.untestable_reason}")
     if clause.examples:
         print(f"Examples: {', '.join(e.id for e in clause.examples)}")
+    cases = data["cases"]
+    more = f" ... and {len(cases) - 8} more (ginspec suite list)" if len(cases) > 8 else ""
+    print(f"Conformance cases ({len(cases)}): {', '.join(cases[:8]) or '(none)'}{more}")
     return 0

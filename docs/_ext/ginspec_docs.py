@@ -20,6 +20,8 @@ from typing import Any
 from sphinx.application import Sphinx
 
 GEN = "gen"
+CASES_SHOWN = 12
+"""A clause page links at most this many of its cases; the cases page lists them all."""
 GENERATORS: list[Callable[[Path], None]] = []
 
 
@@ -184,7 +186,10 @@ def rules_pages(out: Path) -> None:
             case_links = [
                 f'<a href="{rel(page, f"{GEN}/cases.html#{c}")}">{esc(c)}</a>' for c in cases.get(clause.id, [])
             ]
-            lines.append("<p><b>Cases:</b> " + (", ".join(case_links) or "none yet") + "</p>\n")
+            shown = ", ".join(case_links[:CASES_SHOWN]) or "none yet"
+            if len(case_links) > CASES_SHOWN:
+                shown += f" and {len(case_links) - CASES_SHOWN} more on the cases page"
+            lines.append(f"<p><b>Cases ({len(case_links)}):</b> {shown}</p>\n")
             if not clause.testable:
                 lines.append(f"*Not testable:* {clause.untestable_reason}\n")
         (out / "rules" / (chapter.path.rsplit("/", 1)[1])).write_text("\n".join(lines), encoding="utf-8")
