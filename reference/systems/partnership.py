@@ -1,0 +1,88 @@
+"""Four players in two partnerships (chapter 14: PARTNER.TABLES, PARTNER.NETTING,
+PARTNER.DRAW, PARTNER.GAME).
+
+Team 0 is seats 0 and 2, team 1 seats 1 and 3. Each deal is two two-player hands; in even deals
+(counting from 0) seat 0 plays seat 1 and seat 2 plays seat 3, in odd deals seat 0 plays seat 3
+and seat 2 plays seat 1.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from ginspec.reference.scoring import MatchResult, MatchTally, final_scores
+from ginspec.reference.systems.results import Result, SystemsError
+from ginspec.spec.clauses import implements
+from ginspec.spec.parameters import Value, complete
+
+
+def team_of(seat: int) -> int:
+    return seat % 2
+
+
+@implements("PARTNER.TABLES")
+def tables(deal: int) -> tuple[tuple[int, int], tuple[int, int]]:
+    """The two pairings of deal ``deal`` (0-based): (team 0 seat, team 1 seat) per table."""
+    return ((0, 1), (2, 3)) if deal % 2 == 0 else ((0, 3), (2, 1))
+
+
+@implements("PARTNER.NETTING")
+def net(results: Sequence[Result]) -> tuple[int | None, int]:
+    """The deal's team result from its table results: ``(team, points)``, or ``(None, 0)``
+    when the teams' points are equal (including two void tables). Each team's points are the
+    sum over the hands its members won; the team with more scores the difference — the sum
+    when it won both hands."""
+    points = [0, 0]
+    for r in results:
+        if r is not None:
+            if team_of(r.winner) == team_of(r.loser):
+                raise SystemsError("partners never play each other")
+            points[team_of(r.winner)] += r.points
+    if points[0] == points[1]:
+        return None, 0
+    team = 0 if points[0] > points[1] else 1
+    return team, points[team] - points[1 - team]
+
+
+@dataclass(frozen=True)
+class PartnershipGame:
+    """The teams' running tally (as a two-player game of team 0 against team 1)."""
+
+    tally: MatchTally = MatchTally()
+    deals: int = 0
+
+    @implements("PARTNER.DRAW", "PARTNER.GAME")
+    def after(self, rules: Mapping[str, Value], results: Sequence[Result]) -> PartnershipGame:
+        """Record one deal (its two table results, already replayed under replay_table).
+        The team that wins the netted deal scores its points and one box."""
+        if len(results) != 2:
+            raise SystemsError(f"a deal has two tables, not {len(results)}")
+        if self.is_over(rules):
+            raise SystemsError("the game is over")
+        pairs = tables(self.deals)
+        for r, pair in zip(results, pairs, strict=True):
+            if r is not None and {r.winner, r.loser} != set(pair):
+                raise SystemsError(f"seats {r.winner} and {r.loser} are not a table of deal "
+                                   f"{self.deals}")
+        if complete(rules)["partnership_draw"] == "replay_table" and None in results:
+            raise SystemsError("partnership_draw=replay_table: a void table is replayed "
+                               "before the deal is recorded")
+        team, points = net(results)
+        t = self.tally
+        if team is None:
+            return PartnershipGame(MatchTally(t.hand_points, t.boxes, t.hands_won, t.hands + 1),
+                                   self.deals + 1)
+        hp, bx, hw = list(t.hand_points), list(t.boxes), list(t.hands_won)
+        hp[team] += points
+        bx[team] += 1
+        hw[team] += 1
+        return PartnershipGame(MatchTally((hp[0], hp[1]), (bx[0], bx[1]), (hw[0], hw[1]),
+                                          t.hands + 1), self.deals + 1)
+
+    def is_over(self, rules: Mapping[str, Value]) -> bool:
+        return self.tally.winner(rules) is not None
+
+    def final(self, rules: Mapping[str, Value]) -> MatchResult:
+        """Final team totals with the game, box and shutout bonuses, and the settlement."""
+        return final_scores(rules, self.tally)

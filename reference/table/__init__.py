@@ -1,0 +1,20 @@
+"""Seed 001's table game for three or four players (chapter 14, TABLE.*): a hand as an immutable
+state machine (:class:`TableState`), a whole game with penalty points and the prize pool
+(:class:`TableGame`), and the penalty and prize arithmetic (:mod:`.scoring`)."""
+
+from ginspec.reference.table.rules import TableRules, table_rules, table_rules_for_profile
+from ginspec.reference.table.scoring import (
+    PrizeSplit,
+    TablePenalties,
+    TableScoreError,
+    prize_split,
+    table_penalties,
+    table_winner,
+)
+from ginspec.reference.table.state import Phase, TableDeal, TableDealError, TableResult, TableState
+
+__all__ = [
+    "Phase", "PrizeSplit", "TableDeal", "TableDealError", "TablePenalties", "TableResult",
+    "TableRules", "TableScoreError", "TableState", "prize_split", "table_penalties",
+    "table_rules", "table_rules_for_profile", "table_winner",
+]
