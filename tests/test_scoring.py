@@ -43,6 +43,10 @@ RULES_BY_PROFILE = {
     "straight": (25, 25, "undercut", False, False),
     "round-the-corner": (20, 20, "undercut", True, False),
     "colony": (20, 10, "undercut", False, False),
+    # chapter 14's systems play pagat's hands (profiles.toml: base = "pagat")
+    "three-player": (20, 10, "undercut", False, False),
+    "partnership": (20, 10, "undercut", False, False),
+    "hollywood": (20, 10, "undercut", False, False),
 }
 BIG_GIN = 31  # the big-gin bonus we override in, where sources play it (Wikipedia, ginrummy.com)
 

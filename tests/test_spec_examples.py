@@ -14,6 +14,8 @@ from typing import Any
 import pytest
 from example_kinds_engine import CHECKS as ENGINE_CHECKS
 from example_kinds_engine import FIELDS as ENGINE_FIELDS
+from example_kinds_multiplayer import CHECKS as MULTIPLAYER_CHECKS
+from example_kinds_multiplayer import FIELDS as MULTIPLAYER_FIELDS
 from example_kinds_rules import CHECKS as RULES_CHECKS
 from example_kinds_rules import FIELDS as RULES_FIELDS
 from example_kinds_showdown import CHECKS as SHOWDOWN_CHECKS
@@ -229,6 +231,8 @@ FIELDS.update(SHOWDOWN_FIELDS)
 CHECKS.update(SHOWDOWN_CHECKS)
 FIELDS.update(ENGINE_FIELDS)  # chapter 15: action, play
 CHECKS.update(ENGINE_CHECKS)
+FIELDS.update(MULTIPLAYER_FIELDS)  # chapter 14: table game, three players, partnerships, Hollywood
+CHECKS.update(MULTIPLAYER_CHECKS)
 
 EXAMPLES = list(registry().examples())
 

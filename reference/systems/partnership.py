@@ -9,7 +9,7 @@ and seat 2 plays seat 1.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ginspec.reference.scoring import MatchResult, MatchTally, final_scores
 from ginspec.reference.systems.results import Result, SystemsError
@@ -49,7 +49,7 @@ def net(results: Sequence[Result]) -> tuple[int | None, int]:
 class PartnershipGame:
     """The teams' running tally (as a two-player game of team 0 against team 1)."""
 
-    tally: MatchTally = MatchTally()
+    tally: MatchTally = field(default_factory=MatchTally)
     deals: int = 0
 
     @implements("PARTNER.DRAW", "PARTNER.GAME")

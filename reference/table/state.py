@@ -217,7 +217,7 @@ class TableState:
     def is_legal(self, action: Action | str, player: int | None = None) -> bool:
         return self.rejection(action, player) is None
 
-    def _check(self, act: Action, player: int | None) -> Any:  # noqa: C901 - one rule per branch
+    def _check(self, act: Action, player: int | None) -> Any:
         ph = self.phase
         if ph is Phase.OVER:
             raise self._reject(Code.HAND_OVER, "the hand is over", act, "TABLE.REJECTION")
