@@ -31,7 +31,9 @@ def register(sub: Any) -> None:
     p.add_argument("--seed", type=int, required=True, help="the match seed (deals, first dealer)")
     p.add_argument("--players", default="greedy,random", metavar="A,B",
                    help="strategies of player 0 and player 1 (greedy, random); default "
-                   "greedy,random")
+                   "greedy,random. A number N (2-4) seats N greedy players: with N > 2, or a "
+                   "profile of chapter 14 (three-player, partnership, hollywood), the game is "
+                   "that system's (serbian-online with 3 or 4 players: the table game)")
     p.add_argument("--json", action="store_true", help="write the JSON trace")
     p.set_defaults(handler=run_play)
 
@@ -56,6 +58,11 @@ def _rules(profile: str, assignments: list[str] | dict[str, Any]) -> GameRules:
 
 
 def run_play(args: argparse.Namespace) -> int:
+    from ginspec.conformance.cli.play_systems import run_systems  # chapter 14 systems
+
+    code = run_systems(args)
+    if code is not None:
+        return code
     rules = _rules(args.profile, args.set)
     names = [n.strip() for n in args.players.split(",")]
     if len(names) != 2:

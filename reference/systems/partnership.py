@@ -51,6 +51,9 @@ class PartnershipGame:
 
     tally: MatchTally = field(default_factory=MatchTally)
     deals: int = 0
+    dealing_team: int = 1
+    """The team whose members deal at both tables: the loser of the last netted deal; team 1
+    first; unchanged after a deal netted to nothing (PARTNER.TABLES)."""
 
     @implements("PARTNER.DRAW", "PARTNER.GAME")
     def after(self, rules: Mapping[str, Value], results: Sequence[Result]) -> PartnershipGame:
@@ -72,13 +75,13 @@ class PartnershipGame:
         t = self.tally
         if team is None:
             return PartnershipGame(MatchTally(t.hand_points, t.boxes, t.hands_won, t.hands + 1),
-                                   self.deals + 1)
+                                   self.deals + 1, self.dealing_team)
         hp, bx, hw = list(t.hand_points), list(t.boxes), list(t.hands_won)
         hp[team] += points
         bx[team] += 1
         hw[team] += 1
         return PartnershipGame(MatchTally((hp[0], hp[1]), (bx[0], bx[1]), (hw[0], hw[1]),
-                                          t.hands + 1), self.deals + 1)
+                                          t.hands + 1), self.deals + 1, 1 - team)
 
     def is_over(self, rules: Mapping[str, Value]) -> bool:
         return self.tally.winner(rules) is not None
