@@ -171,13 +171,13 @@ class HollywoodMachine(RuleBasedStateMachine):
             assert self.game == before
             return
         self.wins[winner].append(points)
-        if not any(not self.game.is_open(self.rules, g) for g in range(3)) or not any(closed):
-            # the literal rule of the sources, valid while no game had ended before this hand
-            if not any(closed):
-                for p in (0, 1):
-                    for g in range(3):
-                        literal = sum(pts for k, pts in enumerate(self.wins[p], 1) if k > g)
-                        assert self.game.games[g].hand_points[p] == literal
+        if not any(closed):
+            # the literal rule of the sources (k-th win in games 1..min(k, 3)), valid while no
+            # game had ended before this hand
+            for p in (0, 1):
+                for g in range(3):
+                    literal = sum(pts for k, pts in enumerate(self.wins[p], 1) if k > g)
+                    assert self.game.games[g].hand_points[p] == literal
 
     @precondition(lambda self: hasattr(self, "game") and self.game.is_over(self.rules))
     @rule(winner=st.integers(0, 1))
