@@ -32,3 +32,8 @@ def cards(text: str) -> list[Card]:
 
 def card(text: str) -> Card:
     return parse_cards(text)[0]
+
+
+def tokens(text: str) -> list[str]:
+    """Card tokens of a space-separated string, as a query sends them."""
+    return text.split()

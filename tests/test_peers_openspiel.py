@@ -12,7 +12,7 @@ import pytest
 from ginspec.conformance.peers import PeerDriver, PeerUnsupported
 from ginspec.conformance.peers.deal import deal_for, layout
 from ginspec.reference.melds import min_deadwood_after_discard
-from peer_support import card, cards, driver_or_skip
+from peer_support import card, cards, driver_or_skip, tokens
 
 # Knocker spread used below: KC KD KS / 5S 6S 7S / 9C TC JC (27 + 18 + 30 points melded).
 SPREAD = "KS KC KD 5S 6S 7S 9C TC JC"
@@ -245,3 +245,24 @@ def test_rules_openspiel_cannot_play_are_refused(os_driver: PeerDriver) -> None:
         with pytest.raises(PeerUnsupported):
             os_driver.new_hand(list(range(52)), 0, params)
     assert os_driver.check_params({"knock_limit": 7, "gin_bonus": 20, "undercut_bonus": 10}) == []
+
+
+def test_queries_answered_by_openspiels_own_functions(os_driver: PeerDriver) -> None:
+    """MELD.SET / MELD.RUN.NO-WRAP, DEADWOOD.MINIMUM, OKLAHOMA.ACE (gin_only: limit 0)."""
+    q = os_driver.query
+    assert q("meld", {"cards": ["7H", "7D", "7S"]}, {}) == {"valid": True}
+    assert q("meld", {"cards": ["QS", "KS", "AS"]}, {}) == {"valid": False}
+    hand10 = tokens("5C 3D 4D 5D 6D 4H 5H 6H 2S 3S")
+    assert q("deadwood", {"cards": hand10}, {}) == {"deadwood": 10}  # 5C 2S 3S
+    assert q("knock-limit", {"upcard": "AH"}, {"oklahoma": True}) == {"limit": 0}
+    assert q("knock-limit", {"upcard": "7C"}, {"oklahoma": True}) == {"limit": 7}
+    # A representation choice, not a rule: OpenSpiel's AllMelds lists melds of 3..5 cards, so a
+    # six-card run counts 4 + 3 + 2 = 9 melds where MELD.COUNT counts the run itself too (10).
+    assert q("melds-count", {"cards": tokens("3S 4S 5S 6S 7S 8S")}, {}) == {"count": 9}
+
+
+def test_known_defect_knock_query_shows_the_eleven_card_overcount(os_driver: PeerDriver) -> None:
+    """KNOCK.ELIGIBLE: the 11-card hand of the defect above; OpenSpiel's knock test says 12."""
+    answer = os_driver.query("knock", {"cards": tokens("5C 3D 4D 5D 6D 4H 5H 6H 2S 3S 6S")}, {})
+    assert answer["deadwood"] == 12 and answer["can_knock"] is False
+    assert answer["best_discards"] == ["6S"]  # its 10-card count after 6S is right: 10

@@ -10,7 +10,7 @@ from collections.abc import Iterator
 import pytest
 from ginspec.conformance.peers import PeerDriver, PeerUnsupported
 from ginspec.conformance.peers.deal import deal_for, layout
-from peer_support import card, cards, driver_or_skip
+from peer_support import card, cards, driver_or_skip, tokens
 
 SPREAD = "KS KC KD 5S 6S 7S 9C TC JC"
 
@@ -156,3 +156,17 @@ def test_knock_limit_setting(rl_driver: PeerDriver) -> None:
     rl_driver.new_hand(deal, 1, {"knock_limit": 3})
     assert not [a for a in rl_driver.legal_actions() if a.startswith("knock")]
     assert card("QH") in rl_driver.observe().hands[0]
+
+
+def test_queries_answered_by_rlcards_own_functions(rl_driver: PeerDriver) -> None:
+    """DEADWOOD.MINIMUM and KNOCK.ELIGIBLE through RLCard's melding and judge functions: RLCard
+    counts the hand OpenSpiel miscounts correctly (discard 6S, deadwood 5C 2S 3S = 10)."""
+    q = rl_driver.query
+    assert q("deadwood", {"cards": tokens("5C 3D 4D 5D 6D 4H 5H 6H 2S 3S")}, {}) == {
+        "deadwood": 10}
+    answer = q("knock", {"cards": tokens("5C 3D 4D 5D 6D 4H 5H 6H 2S 3S 6S")}, {})
+    assert (answer["deadwood"], answer["can_knock"], answer["gin"]) == (10, True, False)
+    assert answer["best_discards"] == ["6S"]
+    gin = q("knock", {"cards": tokens("3H 4H 5H 6H 7C 7D 7S 9D TD JD QD")}, {})
+    assert (gin["deadwood"], gin["gin"]) == (0, True)
+    assert set(gin["best_discards"]) == {"3H", "6H", "9D", "QD"}

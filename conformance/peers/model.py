@@ -146,3 +146,13 @@ class PeerDriver(ABC):
     @abstractmethod
     def result(self) -> PeerResult:
         """The hand's result; raises :class:`PeerError` before the hand is over."""
+
+    def query(self, what: str, args: Mapping[str, object], params: Params) -> dict[str, object]:
+        """Answer a conformance query (``meld``, ``deadwood``, ``knock`` ...) with the peer's
+        own functions, in the case format's answer fields. Only the queries named in
+        ``info.capabilities`` (``query.WHAT``) are answered."""
+        raise QueryUnsupported(f"{self.info.name} answers no {what!r} query")
+
+
+class QueryUnsupported(PeerError):
+    """The peer has no function that answers this question."""

@@ -22,7 +22,7 @@ import importlib
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Final
 
-from ginspec.spec.cards import Card
+from ginspec.spec.cards import Card, card_str, parse_cards
 
 from .actions import Canonical, canonical, format_action, merge_runs, parse_melds
 from .deal import DealLayout, layout
@@ -36,6 +36,7 @@ from .model import (
     PeerResult,
     PeerUnavailable,
     PeerUnsupported,
+    QueryUnsupported,
     Value,
     Verdict,
 )
@@ -152,7 +153,9 @@ class OpenSpielDriver(PeerDriver):
             name="openspiel",
             version=version,
             capabilities=frozenset({"hand", "legal-actions", "melding.explicit",
-                                    "layoff.explicit"}),
+                                    "layoff.explicit", "query.meld", "query.deadwood",
+                                    "query.knock", "query.melds-count",
+                                    "query.knock-limit"}),
             limitations=(
                 "single hands only: no match scoring",
                 "no rejection codes: an illegal action is refused as 'not among OpenSpiel's "
@@ -364,6 +367,52 @@ class OpenSpielDriver(PeerDriver):
         by_canon = {canonical(s): plan[s] for s in strings}
         self._cache = (key, strings, by_canon)
         return strings, by_canon
+
+    # -- queries, answered by OpenSpiel's own GinRummyUtils ---------------------------------
+
+    def query(self, what: str, args: Mapping[str, object], params: Params) -> dict[str, object]:
+        """``meld``: IsRankMeld/IsSuitMeld; ``melds-count``: AllMelds (melds of 3..5 cards —
+        OpenSpiel writes a longer run as several); ``deadwood``: MinDeadwood; ``knock``:
+        MinDeadwood of the 11 cards (what OpenSpiel's knock test uses), the discards whose
+        10-card MinDeadwood is least; ``knock-limit``: the knock card of an Oklahoma deal with
+        that upcard."""
+        if any(params.get(k, False) for k in ("ace_high_runs", "wraparound_runs")) or \
+                params.get("ace_value", 1) != 1:
+            raise QueryUnsupported("OpenSpiel plays ace-low runs, no wraparound, ace = 1")
+        u = self._utils
+        if what == "knock-limit":
+            upcard = parse_cards([str(args["upcard"])])[0]
+            return {"limit": self._oklahoma_limit(upcard, params)}
+        raw = args.get("cards", [])
+        assert isinstance(raw, list)
+        cards = [to_os(c) for c in parse_cards([str(t) for t in raw], distinct=what != "meld")]
+        if what == "meld":
+            if len(set(cards)) != len(cards):
+                return {"valid": False}
+            return {"valid": bool(u.is_rank_meld(cards) or u.is_suit_meld(cards))}
+        if what == "melds-count":
+            return {"count": len(u.all_melds(cards))}
+        if what == "deadwood":
+            return {"deadwood": int(u.min_deadwood(cards))}
+        if what == "knock":
+            limit = int(params.get("knock_limit", 10))
+            if params.get("oklahoma") and "upcard" in args:
+                limit = self._oklahoma_limit(parse_cards([str(args["upcard"])])[0], params)
+            eleven = int(u.min_deadwood(cards))
+            after = {c: int(u.min_deadwood([x for x in cards if x != c])) for c in cards}
+            best = min(after.values())
+            return {"deadwood": eleven, "can_knock": eleven <= limit, "gin": eleven == 0,
+                    "big_gin": False,
+                    "best_discards": [card_str(from_os(c)) for c in cards if after[c] == best]}
+        raise QueryUnsupported(f"OpenSpiel answers no {what!r} query")
+
+    def _oklahoma_limit(self, upcard: Card, params: Params) -> int:
+        game = self._pyspiel.load_game("gin_rummy", {"oklahoma": True})
+        state = game.new_initial_state()
+        rest = [c for c in range(52) if c != upcard]
+        for c in [*rest[:20], upcard]:
+            state.apply_action(to_os(c))
+        return int(state.knock_card())
 
     # -- the driver interface --------------------------------------------------------------
 

@@ -19,7 +19,7 @@ import importlib
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
-from ginspec.spec.cards import Card, card_str, parse_card
+from ginspec.spec.cards import Card, card_str, parse_card, parse_cards
 
 from .actions import Canonical, canonical, format_action
 from .deal import layout
@@ -33,6 +33,7 @@ from .model import (
     PeerResult,
     PeerUnavailable,
     PeerUnsupported,
+    QueryUnsupported,
     Value,
     Verdict,
 )
@@ -100,7 +101,7 @@ class RLCardDriver(PeerDriver):
         self.info = PeerInfo(
             name="rlcard",
             version=dist_version("rlcard"),
-            capabilities=frozenset({"hand", "legal-actions"}),
+            capabilities=frozenset({"hand", "legal-actions", "query.deadwood", "query.knock"}),
             limitations=(
                 "single hands only: no match scoring",
                 "no points: payoffs are training rewards (gin 1, knock 0.2, else -deadwood/100)",
@@ -226,6 +227,37 @@ class RLCardDriver(PeerDriver):
         if len(game.round.dealer.stock_pile) <= game.settings.stockpile_dead_card_count:
             return "wall"
         return "draw"
+
+    # -- queries, answered by RLCard's own melding and judge functions -----------------------
+
+    def _deadwood10(self, hand: list[Any]) -> int:
+        melding = importlib.import_module("rlcard.games.gin_rummy.utils.melding")
+        utils = importlib.import_module("rlcard.games.gin_rummy.utils.utils")
+        best = melding.get_best_meld_clusters(hand=hand)
+        return int(utils.get_deadwood_count(hand, best[0] if best else []))
+
+    def query(self, what: str, args: Mapping[str, object], params: Params) -> dict[str, object]:
+        """``deadwood`` (10 cards only): get_best_meld_clusters; ``knock`` (11 cards): the judge's
+        get_going_out_cards (RLCard's knock and gin test) and, for the deadwood and the best
+        discards, the 10-card deadwood after each discard."""
+        if any(params.get(k, False) for k in ("ace_high_runs", "wraparound_runs")) or \
+                params.get("ace_value", 1) != 1 or params.get("oklahoma", False):
+            raise QueryUnsupported("RLCard plays ace-low runs, no wraparound, ace = 1, no Oklahoma")
+        raw = args.get("cards", [])
+        assert isinstance(raw, list)
+        cards = parse_cards([str(t) for t in raw])
+        hand = [self._rl(c) for c in cards]
+        if what == "deadwood" and len(hand) == 10:
+            return {"deadwood": self._deadwood10(hand)}
+        if what == "knock" and len(hand) == 11:
+            limit = int(params.get("knock_limit", 10))
+            knock_cards, gin_cards = self._judge_mod.get_going_out_cards(hand, limit)
+            after = {c: self._deadwood10([h for h in hand if h != self._rl(c)]) for c in cards}
+            best = min(after.values())
+            return {"deadwood": best, "can_knock": bool(knock_cards or gin_cards),
+                    "gin": bool(gin_cards), "big_gin": False,
+                    "best_discards": [card_str(c) for c in cards if after[c] == best]}
+        raise QueryUnsupported(f"RLCard answers no {what!r} query on {len(hand)} cards")
 
     # -- the driver interface --------------------------------------------------------------
 
