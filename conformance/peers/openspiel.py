@@ -153,15 +153,17 @@ class OpenSpielDriver(PeerDriver):
             name="openspiel",
             version=version,
             capabilities=frozenset({"hand", "legal-actions", "melding.explicit",
-                                    "layoff.explicit", "query.meld", "query.deadwood",
-                                    "query.knock", "query.melds-count",
-                                    "query.knock-limit"}),
+                                    "layoff.explicit", "query.meld", "query.knock",
+                                    "query.melds-count", "query.knock-limit"}),
             limitations=(
                 "single hands only: no match scoring",
                 "no rejection codes: an illegal action is refused as 'not among OpenSpiel's "
                 "legal actions'",
                 "layoffs name no target meld; the driver names the knocker's meld the card fits",
                 "melds of more than five cards are laid as several runs",
+                "deadwood queries: OpenSpiel's MinDeadwood is meant for 10 and 11 cards and "
+                "enumerates every meld group (a 52-card hand exhausts memory); not declared "
+                "until an adapter may decline a case",
             ),
         )
         self._state: Any = None
@@ -201,6 +203,7 @@ class OpenSpielDriver(PeerDriver):
         self._declared: list[frozenset[Card]] = []
         self._defender_melds: list[frozenset[Card]] | None = None
         self._laid: dict[Card, frozenset[Card]] = {}
+        self._knock_card: int | None = None
         self._cache: tuple[int, list[str], dict[Canonical, list[int]]] | None = None
         self._resolve_chance()
 
@@ -446,6 +449,8 @@ class OpenSpielDriver(PeerDriver):
             key = next(min(m) for m in self._declared if anchor in m
                        or anchor in self._laid.get(min(m), frozenset()))
             self._laid[key] = self._laid.get(key, frozenset()) | {card}
+        if canon[0] == "knock" and isinstance(canon[1], int):
+            self._knock_card = to_os(canon[1])
         for a in by_canon[canon]:
             self._state.apply_action(a)
             self._resolve_chance()
@@ -456,11 +461,22 @@ class OpenSpielDriver(PeerDriver):
         state = self._require()
         phase = self._phase_name()
         hands_os = state.hands()
+        laid = state.layed_melds()
+        knocked = state.knocked()
         hands: list[tuple[Card, ...]] = [(), ()]
         for p in (0, 1):
-            hands[self._ours(p)] = tuple(sorted(from_os(c) for c in hands_os[p]))
+            # Our hands keep the cards a player has spread or laid off (they stay his until
+            # the count); OpenSpiel removes them from its hand lists.
+            held = {from_os(c) for c in hands_os[p]}
+            for meld_id in laid[p]:
+                held |= self._meld_of[meld_id]
+            if knocked[1 - p]:
+                held |= {from_os(c) for c in state.layoffs()}
+            hands[self._ours(p)] = tuple(sorted(held))
         up = state.upcard()
-        pile = state.discard_pile()
+        # OpenSpiel keeps face-up discards under its upcard and puts the knock card (face down,
+        # KNOCK.PROCEDURE) on the same pile; the top discard is the last face-up card.
+        pile = [c for c in state.discard_pile() if c != self._knock_card]
         top = from_os(up) if up is not None else (from_os(pile[-1]) if pile else None)
         to_act = None if phase == "over" else self._ours(state.current_player())
         return PeerObservation(phase, to_act, (hands[0], hands[1]), top, state.stock_size())

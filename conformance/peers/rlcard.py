@@ -101,7 +101,7 @@ class RLCardDriver(PeerDriver):
         self.info = PeerInfo(
             name="rlcard",
             version=dist_version("rlcard"),
-            capabilities=frozenset({"hand", "legal-actions", "query.deadwood", "query.knock"}),
+            capabilities=frozenset({"hand", "legal-actions", "query.knock"}),
             limitations=(
                 "single hands only: no match scoring",
                 "no points: payoffs are training rewards (gin 1, knock 0.2, else -deadwood/100)",
@@ -110,6 +110,8 @@ class RLCardDriver(PeerDriver):
                 "gin names no discard: RLCard picks the card itself",
                 "no rejection codes: an illegal action is refused as 'not among RLCard's "
                 "legal actions'",
+                "deadwood queries: RLCard counts deadwood of 10-card hands only; not declared "
+                "until an adapter may decline a case",
             ),
         )
         self._game: Any = None
