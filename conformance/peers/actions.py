@@ -13,6 +13,7 @@ normalised, the melds of a declaration form an unordered set, and runs of one su
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from functools import lru_cache
 from typing import TypeAlias
 
 from ginspec.reference.melds import check_meld
@@ -72,8 +73,10 @@ def parse_melds(text: str) -> list[list[Card]]:
     return [parse_cards(part) for part in text.split("/")]
 
 
+@lru_cache(maxsize=1 << 16)
 def canonical(action: str) -> Canonical:
-    """The canonical form of one action string; raises :class:`PeerError` when malformed."""
+    """The canonical form of one action string; raises :class:`PeerError` when malformed.
+    (Cached: the same strings recur in every hand of a live run.)"""
     words = action.strip().split(None, 1)
     if not words:
         raise PeerError("empty action")
