@@ -1,6 +1,8 @@
 """Turning an ``--adapter SPEC`` into an :class:`Adapter`.
 
 * ``reference`` — the reference implementation, in-process;
+* ``openspiel``, ``rlcard`` — the peer engines (extras ``ginspec[openspiel]``, ``ginspec[rlcard]``;
+  ``ginspec.conformance.peers.adapters``);
 * ``python:MODULE:CLASS`` — an in-process adapter class (a subclass of :class:`Adapter`, built with
   no arguments);
 * ``cmd:COMMAND ARGS`` — a subprocess speaking the JSON-lines protocol (``PROTOCOL.md``).
@@ -20,6 +22,10 @@ def open_adapter(spec: str, *, timeout: float = 10.0) -> Adapter:
         from ginspec.conformance.adapters.reference import ReferenceAdapter
 
         return ReferenceAdapter()
+    if spec in ("openspiel", "rlcard"):
+        from ginspec.conformance.peers.adapters import open_peer_adapter
+
+        return open_peer_adapter(spec)
     if spec.startswith("python:"):
         parts = spec.split(":")
         if len(parts) != 3 or not all(parts[1:]):
@@ -50,6 +56,6 @@ def open_adapter(spec: str, *, timeout: float = 10.0) -> Adapter:
             raise AdapterError("--adapter: cmd: needs a command, e.g. cmd:'./my-engine --serve'")
         return CommandAdapter(argv, timeout=timeout)
     raise AdapterError(
-        f"--adapter: unknown adapter {spec!r}: expected reference, python:MODULE:CLASS "
+        f"--adapter: unknown adapter {spec!r}: expected reference, openspiel, rlcard, python:MODULE:CLASS "
         "or cmd:COMMAND"
     )

@@ -33,7 +33,7 @@ def register(sub: Any) -> None:
         "--adapter",
         required=True,
         metavar="SPEC",
-        help="reference | python:MODULE:CLASS | cmd:'COMMAND ARGS'",
+        help="reference | openspiel | rlcard | python:MODULE:CLASS | cmd:'COMMAND ARGS'",
     )
     p.add_argument(
         "--suite",
