@@ -68,3 +68,13 @@ def test_bad_input_is_one_line_exit_2(
     assert main(argv) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and err.startswith("ginspec: error:") and needle in err
+
+
+def test_bench_runs_and_reports_every_kind(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["prove", "--bench", "--hands", "3", "--seed", "2", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    kinds = [row["kind"] for row in report["rows"]]
+    assert len(kinds) == 3 and all(row["hands"] == 3 for row in report["rows"])
+    assert main(["prove", "--bench", "--hands", "0"]) == 2
+    assert main(["prove", "--bench", "7H"]) == 2
+    capsys.readouterr()

@@ -86,6 +86,13 @@ def test_stated_counterexample() -> None:
     assert best.deadwood == 0 and best.best_discards == tuple(parse_cards("4H"))
 
 
+def test_openspiel_example_shows_the_same_gap() -> None:
+    hand = parse_cards("4C 5C 6C 7C 6D 3H 5H 6H 3S 5S 6S")  # OpenSpiel's 11-card rule says 11
+    assert min_deadwood(hand) == 16
+    assert naive_after_discard(hand, STANDARD) == 11 == _naive_by_reference(hand)
+    assert analyse_discards(hand).deadwood == 10
+
+
 @pytest.mark.skipif(os.environ.get("HYPOTHESIS_PROFILE") != "thorough",
                     reason="full-deck search takes ~2 minutes: run with HYPOTHESIS_PROFILE=thorough")
 def test_z3_finds_a_gap_in_the_full_deck() -> None:

@@ -11,6 +11,8 @@ import json
 from typing import Any
 
 from ginspec.reference.meld_rules import MeldRules
+from ginspec.reference.proofs.bench import render as render_bench
+from ginspec.reference.proofs.bench import run_bench
 from ginspec.reference.proofs.certify import certify_hand
 from ginspec.spec.cards import card_str, parse_cards
 from ginspec.spec.errors import HandSizeError
@@ -37,6 +39,10 @@ def register(sub: Any) -> None:
     p.add_argument("--ace-high", action="store_true", help="allow Q-K-A runs (ace_high_runs)")
     p.add_argument("--wraparound", action="store_true", help="allow K-A-2 runs (wraparound_runs)")
     p.add_argument("--ace-value", type=int, default=1, metavar="N", help="deadwood value of an ace")
+    p.add_argument("--bench", action="store_true",
+                   help="benchmark: time certificates on seeded random and dense hands (no CARDS)")
+    p.add_argument("--hands", type=int, default=500, metavar="N", help="with --bench: hands per kind")
+    p.add_argument("--seed", type=int, default=1, metavar="S", help="with --bench: random seed")
     p.set_defaults(handler=run)
 
 
@@ -74,6 +80,14 @@ def render(cert: Certificate, source: str) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.bench:
+        if args.cards:
+            raise HandSizeError("--bench takes no cards")
+        if args.hands < 1:
+            raise HandSizeError(f"--hands {args.hands}: need at least 1")
+        report = run_bench(args.hands, args.seed)
+        print(json.dumps(report) if args.json else render_bench(report))
+        return 0
     if not args.cards:
         raise HandSizeError("no cards given: write a hand such as 7H 7D 7S 8C 9C TC 2S 3D 4H KD")
     cards = parse_cards(args.cards)

@@ -21,6 +21,7 @@ from typing import Any, Final, Literal
 
 import z3
 from ginspec.spec.cards import Card, card_str, parse_cards
+from ginspec.spec.clauses import implements
 from ginspec.spec.errors import GinspecError, HandSizeError, MeldError
 from ginspec.spec.formal.definition import arrangement_deadwood
 from ginspec.spec.formal.encoding import ArrangementEncoding, WitnessArrangement
@@ -154,6 +155,7 @@ def _check_witness(hand: tuple[Card, ...], w: WitnessArrangement, rules: FormalR
         raise FormalModelError(f"witness deadwood {w.deadwood} but the definition says {value}")
 
 
+@implements("FORMAL.CERTIFICATE")
 def certify(
     cards: Iterable[Card],
     claim: int,
@@ -184,7 +186,12 @@ def certify(
     def attempt(bound: int | None) -> WitnessArrangement | None:
         nonlocal checks
         checks += 1
-        result = solver.check() if bound is None else solver.check(enc.deadwood_at_most(bound))
+        if bound is None:
+            result = solver.check()
+        else:  # a fresh literal guards each bound: solvers prefer literals as assumptions
+            guard = z3.Bool(f"deadwood_at_most_{bound}")
+            solver.add(z3.Implies(guard, enc.deadwood_at_most(bound)))
+            result = solver.check(guard)
         if result == z3.unknown:  # pragma: no cover
             raise FormalModelError(f"z3 returned unknown: {solver.reason_unknown()}")
         if result == z3.unsat:

@@ -21,6 +21,7 @@ from itertools import product
 from typing import Literal
 
 from ginspec.spec.cards import NUM_RANKS, Card, card_str, rank_of, suit_of
+from ginspec.spec.clauses import implements
 from ginspec.spec.errors import MeldError
 from ginspec.spec.formal.rules import (
     STANDARD,
@@ -71,6 +72,7 @@ def meld_shape(cards: Sequence[Card], rules: MeldParams = STANDARD) -> MeldShape
     return None
 
 
+@implements("FORMAL.MODEL", "DEADWOOD.ARRANGEMENT")
 def arrangement_deadwood(
     hand: Iterable[Card], melds: Iterable[Sequence[Card]], rules: MeldParams = STANDARD
 ) -> int:

@@ -96,14 +96,15 @@ class ArrangementEncoding:
         self.rules = rules
         self.present: dict[Card, Presence] = held
         self.cards: tuple[Card, ...] = tuple(sorted(held))
-        self.set_var = {c: z3.Bool(f"{name}set_{c}") for c in self.cards}
-        self.run_var = {c: z3.Bool(f"{name}run_{c}") for c in self.cards}
+        may_set, may_run = self._potential()
+        self.set_var = {c: z3.Bool(f"{name}set_{c}") for c in self.cards if c in may_set}
+        self.run_var = {c: z3.Bool(f"{name}run_{c}") for c in self.cards if c in may_run}
         self.discard_var = (
             {c: z3.Bool(f"{name}discard_{c}") for c in self.cards} if discard else {}
         )
         self.high_var: dict[Card, z3.BoolRef] = {}
         if line_size(rules) > NUM_RANKS:
-            self.high_var = {c: z3.Bool(f"{name}high_{c}") for c in self.cards if rank_of(c) == 0}
+            self.high_var = {c: z3.Bool(f"{name}high_{c}") for c in self.run_var if rank_of(c) == 0}
         self.kept: dict[Card, Presence] = {}
         for c in self.cards:
             if discard:
@@ -112,15 +113,38 @@ class ArrangementEncoding:
                 self.kept[c] = held[c]
         self.constraints: list[z3.BoolRef] = []
         self._build()
+        self.fixed_dead = 0
+        """Value of the cards that are deadwood in every arrangement (held for sure, never
+        discarded, in no possible meld): a constant part of the deadwood."""
         self.dead_terms: list[tuple[z3.BoolRef, int]] = []
         for c in self.cards:
-            covered = z3.Or(self.set_var[c], self.run_var[c])
-            lit = _and([self.kept[c], z3.Not(covered)])
-            if lit is not False:
-                value = rank_value(rank_of(c), rules)
-                self.dead_terms.append((z3.BoolVal(True) if lit is True else lit, value))
+            value = rank_value(rank_of(c), rules)
+            covers = [v[c] for v in (self.set_var, self.run_var) if c in v]
+            lit = _and([self.kept[c], *[z3.Not(x) for x in covers]])
+            if lit is True:
+                self.fixed_dead += value
+            elif lit is not False:
+                self.dead_terms.append((lit, value))
 
     # -- construction ---------------------------------------------------------------------------
+
+    def _potential(self) -> tuple[set[Card], set[Card]]:
+        """The cards that may be in a set (3 or more of the rank may be held) and those that may
+        be in a run (some window through the card has every position possibly held). Any other
+        card is deadwood in every arrangement, by the definition; it gets no variable."""
+        may_set = set()
+        for c in self.cards:
+            if sum(1 for d in self.cards if rank_of(d) == rank_of(c)) >= 3:
+                may_set.add(c)
+        may_run = set()
+        for c in self.cards:
+            suit = suit_of(c)
+            for pos in positions_of(rank_of(c), self.rules):
+                if any(pos in w and all(suit * NUM_RANKS + rank_at(q) in self.present for q in w)
+                       for w in windows(self.rules)):
+                    may_run.add(c)
+                    break
+        return may_set, may_run
 
     def _occupied(self, suit: int, position: int) -> Presence:
         """Is this position of the suit's line held by a run card?"""
@@ -138,16 +162,18 @@ class ArrangementEncoding:
         rules = self.rules
         wins = windows(rules)
         for c in self.cards:
-            s, r, k = self.set_var[c], self.run_var[c], self.kept[c]
-            if k is not True:
-                add(z3.Implies(s, k) if k is not False else z3.Not(s))
-                add(z3.Implies(r, k) if k is not False else z3.Not(r))
-            add(z3.Not(z3.And(s, r)))
-            same_rank = [self.set_var[d] for d in self.cards if rank_of(d) == rank_of(c)]
-            if len(same_rank) < 3:
-                add(z3.Not(s))
-            else:
+            k = self.kept[c]
+            s, r = self.set_var.get(c), self.run_var.get(c)
+            for x in (s, r):
+                if x is not None and k is not True:
+                    add(z3.Implies(x, k) if k is not False else z3.Not(x))
+            if s is not None and r is not None:
+                add(z3.Not(z3.And(s, r)))
+            if s is not None:
+                same_rank = [self.set_var[d] for d in self.set_var if rank_of(d) == rank_of(c)]
                 add(z3.Implies(s, z3.AtLeast(*same_rank, 3)))
+            if r is None:
+                continue
             suit = suit_of(c)
             options: list[Presence] = []
             for pos in positions_of(rank_of(c), rules):
@@ -167,8 +193,17 @@ class ArrangementEncoding:
 
     # -- queries -------------------------------------------------------------------------------
 
+    def in_set(self, card: Card) -> z3.BoolRef:
+        """The card is in a set (false for a card that can be in none)."""
+        return self.set_var.get(card, z3.BoolVal(False))
+
+    def in_run(self, card: Card) -> z3.BoolRef:
+        """The card is in a run (false for a card that can be in none)."""
+        return self.run_var.get(card, z3.BoolVal(False))
+
     def deadwood_at_most(self, bound: int) -> z3.BoolRef:
         """The deadwood of the arrangement is at most ``bound``."""
+        bound -= self.fixed_dead
         if bound < 0:
             return z3.BoolVal(False)
         if not self.dead_terms:
@@ -177,9 +212,8 @@ class ArrangementEncoding:
 
     def deadwood(self) -> z3.ArithRef:
         """The deadwood as an integer expression."""
-        if not self.dead_terms:
-            return z3.IntVal(0)
-        return z3.Sum([z3.If(lit, value, 0) for lit, value in self.dead_terms])
+        terms = [z3.If(lit, value, 0) for lit, value in self.dead_terms]
+        return z3.Sum([z3.IntVal(self.fixed_dead), *terms])
 
     def witness(self, model: z3.ModelRef) -> WitnessArrangement:
         """Read the arrangement chosen by ``model``: sets by rank, runs as maximal stretches."""
@@ -191,7 +225,8 @@ class ArrangementEncoding:
         discard = next((c for c, d in self.discard_var.items() if true(d)), None)
         melds: list[tuple[Card, ...]] = []
         for rank in range(NUM_RANKS):
-            group = tuple(c for c in kept if rank_of(c) == rank and true(self.set_var[c]))
+            group = tuple(c for c in kept if rank_of(c) == rank and c in self.set_var
+                          and true(self.set_var[c]))
             if group:
                 melds.append(group)
         size = line_size(self.rules)

@@ -1,4 +1,4 @@
-"""Theorems about the formal model itself, for all hands (docs/proven.md, FORMAL.THEOREMS).
+"""Theorems about the formal model itself, for all hands (docs/proven.md, FORMAL.MODEL).
 
 Each function returns a :class:`TheoremResult`; it never raises when the theorem fails, so a test
 can show that a broken ingredient makes it fail. Methods: ``z3`` (an UNSAT proof over symbolic
@@ -115,7 +115,7 @@ def stretch_cover(rules: FormalRules) -> TheoremResult:
                              f"runs cover more than the stretches in {_suit(model, present)}")
     reach, model = _unsat(
         *[enc.run_var[r] == stretch[r] for r in range(NUM_RANKS)],
-        *[z3.Not(enc.set_var[r]) for r in range(NUM_RANKS)],
+        *[z3.Not(v) for v in enc.set_var.values()],
         z3.Not(z3.And(*enc.constraints)),
     )
     if not reach:
@@ -227,7 +227,7 @@ def naive_after_discard(hand: Sequence[Card], rules: FormalRules) -> int | None:
     opt = certify(hand, 0, rules, discard=False).optimum
     enc = ArrangementEncoding(hand, rules)
     top = z3.Int("top")
-    left = {c: z3.And(z3.Not(enc.set_var[c]), z3.Not(enc.run_var[c])) for c in enc.cards}
+    left = {c: z3.And(z3.Not(enc.in_set(c)), z3.Not(enc.in_run(c))) for c in enc.cards}
     solver = z3.Solver()
     solver.add(*enc.constraints, enc.deadwood() == opt)
     solver.add(*[z3.Implies(left[c], rank_value(rank_of(c), rules) <= top) for c in enc.cards])
@@ -256,7 +256,7 @@ def find_naive_gap(
     b = ArrangementEncoding(hand, rules, name="b_", discard=True)
     value = {c: rank_value(rank_of(c), rules) for c in range(NUM_CARDS)}
     top = z3.Int("top")
-    left = {c: z3.And(hand[c], z3.Not(a.set_var[c]), z3.Not(a.run_var[c])) for c in range(NUM_CARDS)}
+    left = {c: z3.And(hand[c], z3.Not(a.in_set(c)), z3.Not(a.in_run(c))) for c in range(NUM_CARDS)}
     hand_value = z3.Sum([z3.If(hand[c], value[c], 0) for c in range(NUM_CARDS)])
     solver = z3.Solver()
     solver.add(z3.PbEq([(hand[c], 1) for c in range(NUM_CARDS)], 11))
@@ -295,7 +295,7 @@ def _locally_maximal(
     out: list[z3.BoolRef] = []
     for c in range(NUM_CARDS):
         rank, suit = rank_of(c), suit_of(c)
-        same_rank = [enc.set_var[d] for d in range(NUM_CARDS) if rank_of(d) == rank]
+        same_rank = [enc.in_set(d) for d in range(NUM_CARDS) if rank_of(d) == rank]
         out.append(z3.Implies(left[c], z3.Not(z3.AtLeast(*same_rank, 3))))
         left_rank = [left[d] for d in range(NUM_CARDS) if rank_of(d) == rank]
         out.append(z3.Not(z3.AtLeast(*left_rank, 3)))
