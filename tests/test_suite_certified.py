@@ -9,7 +9,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from ginspec.reference.meld_rules import MeldRules
 from ginspec.reference.scoring import knock_limit_for
 from ginspec.spec.cards import parse_cards
