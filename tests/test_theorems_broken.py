@@ -94,6 +94,14 @@ def test_forgotten_three_of_four_fails_set_choices_and_a_certificate(
     assert not block_exhaustive((4, 5, 6))
 
 
+def test_broken_rank_dp_fails_block_exhaustive() -> None:
+    def dp_forgets_sets(s: Sequence[int], rules: MeldRules) -> int:
+        return sum(suit_tables(rules).dead[m] for m in s)  # runs only: as if no set existed
+
+    result = block_exhaustive((0, 1, 2), rank_dp=dp_forgets_sets)
+    assert not result.holds and "rank DP" in (result.counterexample or "")
+
+
 def test_broken_closed_form_fails_block_exhaustive(monkeypatch: pytest.MonkeyPatch) -> None:
     def no_closed_form(mask: int, three: int, quads: int, dead: Sequence[int]) -> int:
         return min(dead[m & 0x1FFF] + dead[m >> 13 & 0x1FFF] + dead[m >> 26 & 0x1FFF] + dead[m >> 39]

@@ -306,12 +306,17 @@ def block_exhaustive(
     ranks: Sequence[int] = (0, 1, 2, 3), rules: MeldRules = _STANDARD,
     min_deadwood: Callable[[list[int], MeldRules], int] | None = None,
     after_discard: Callable[[list[int], MeldRules], int] | None = None,
+    rank_dp: Callable[[Sequence[int], MeldRules], int] | None = None,
+    dp_stride: int = 1,
 ) -> TheoremResult:
-    """Exhaustive: min_deadwood and min_deadwood_after_discard of the reference on EVERY subset of a
+    """Exhaustive: min_deadwood, min_deadwood_after_discard and the rank DP (which min_deadwood uses
+    above 5 set ranks; called directly here) of the reference on EVERY subset of a
     block of ranks in all four suits (2^16 hands for 4 ranks), against brute
-    force over set choices plus the model's per-suit optimum (SUIT-INDEPENDENCE)."""
+    force over set choices plus the model's per-suit optimum (SUIT-INDEPENDENCE). ``dp_stride``
+    checks the rank DP on every that-many-th subset only (it is slow with wrap-around runs)."""
     md = min_deadwood or _melds.min_deadwood
     ad = after_discard or _melds.min_deadwood_after_discard
+    dp = rank_dp or _melds._min_deadwood_rank_dp
     started = time.perf_counter()
     cards = [s * NUM_RANKS + r for s in range(4) for r in ranks]
     whole, after = _block_truth(cards, FormalRules.of(rules))
@@ -320,12 +325,17 @@ def block_exhaustive(
         if md(held, rules) != whole[sub]:
             return _fail("BLOCK-EXHAUSTIVE", repr(rules), f"min_deadwood({format_cards(held)}) = "
                          f"{md(held, rules)}, truth {whole[sub]}", started)
+        suits = [sum(1 << (c % NUM_RANKS) for c in held if c // NUM_RANKS == q) for q in range(4)]
+        if sub % dp_stride == 0 and dp(suits, rules) != whole[sub]:
+            return _fail("BLOCK-EXHAUSTIVE", repr(rules), f"rank DP({format_cards(held)}) = "
+                         f"{dp(suits, rules)}, truth {whole[sub]}", started)
         if held and ad(held, rules) != after[sub]:
             return _fail("BLOCK-EXHAUSTIVE", repr(rules), f"after discard ({format_cards(held)}) = "
                          f"{ad(held, rules)}, truth {after[sub]}", started)
     return TheoremResult("BLOCK-EXHAUSTIVE", True, "exhaustive",
                          f"all {1 << len(cards)} subsets of ranks {_ranks(sum(1 << r for r in ranks))} "
-                         f"x 4 suits, {rules!r}", None, time.perf_counter() - started)
+                         f"x 4 suits, {rules!r}; rank DP on every {dp_stride}. subset", None,
+                         time.perf_counter() - started)
 
 
 def discard_by_suit(
