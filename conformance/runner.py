@@ -57,6 +57,9 @@ class Outcome:
     where: str = ""
     """``query``, ``step``, ``checkpoint``, ``result`` or ``setup``."""
     mismatch: Mismatch | None = None
+    suspects: tuple[str, ...] = ()
+    """Other clauses that may explain the failure (the clauses deciding a wrong result, the
+    clauses of the expected and the actual rejection code)."""
     message: str = ""
     seconds: float = 0.0
     actual: Any = None
@@ -73,6 +76,8 @@ class Outcome:
         }
         if self.culprit:
             out["culprit"] = self.culprit
+        if self.suspects:
+            out["suspects"] = list(self.suspects)
         if self.where:
             out["where"] = self.where
         if self.step is not None:
@@ -291,14 +296,11 @@ class Runner:
             for point in points.get(i, []):
                 bad = self._checkpoint(point)
                 if bad:
-                    return Outcome(
-                        case,
-                        "fail",
-                        self._culprit(case, point.get("clause")),
-                        step=i,
-                        where="checkpoint",
-                        mismatch=bad,
-                    )
+                    last = steps[i - 1].get("clause") if i > 0 else None
+                    suspects = phase_clauses(bad.expected, bad.actual) \
+                        if bad.field == "phase" else ()
+                    return Outcome(case, "fail", self._culprit(case, point.get("clause") or last),
+                                   step=i, where="checkpoint", mismatch=bad, suspects=suspects)
             if i == len(steps):
                 break
             step = steps[i]
@@ -309,39 +311,36 @@ class Runner:
                 raise AdapterFault(f"apply returned {verdict!r}, not a Verdict", kind="protocol")
             bad = check_verdict(step["expect"], verdict.accepted, verdict.code, self.codes)
             if bad:
-                return Outcome(
-                    case,
-                    "fail",
-                    self._culprit(case, step.get("clause")),
-                    step=i,
-                    where="step",
-                    mismatch=bad,
-                )
+                want = step["expect"]
+                expected_code = None if want == "accepted" else str(want["rejected"])
+                return Outcome(case, "fail", self._culprit(case, step.get("clause")), step=i,
+                               where="step", mismatch=bad,
+                               suspects=code_clauses(expected_code, verdict.code)
+                               + self._phase_suspects())
         expected = case.result
         if expected is not None:
             actual = self.adapter.result()
             bad = check_result(expected, actual)
             if bad:
                 name = bad.field.removeprefix("result.")
-                clause = RESULT_CLAUSES.get(name) if name in RESULT_CLAUSES else None
-                blame = _result_blame(case, name) or clause
-                return Outcome(
-                    case,
-                    "fail",
-                    self._culprit(case, blame),
-                    where="result",
-                    mismatch=bad,
-                    actual=actual,
-                )
+                blame = (_result_blame(case, name) or (case.decides[0] if case.decides else None)
+                         or RESULT_CLAUSES.get(name))
+                return Outcome(case, "fail", self._culprit(case, blame), where="result",
+                               mismatch=bad, actual=actual, suspects=case.decides)
         return Outcome(case, "pass")
+
+    def _phase_suspects(self) -> tuple[str, ...]:
+        """The clause of the phase the adapter is in after a diverging step (best effort)."""
+        try:
+            return phase_clauses(self.adapter.observe().get("phase"))
+        except Exception:
+            return ()
 
     def _checkpoint(self, point: Mapping[str, Any]) -> Mismatch | None:
         wants_legal = "legal_actions" in point or "legal_count" in point
         legal = self.adapter.legal_actions() if wants_legal else None
-        if legal is not None and (
-            not isinstance(legal, list) or not all(isinstance(a, str) for a in legal)
-        ):
-            raise AdapterFault(f"legal_actions returned {legal!r}", kind="protocol")
+        if legal is not None:
+            check_action_texts(legal)
         others = {k for k in point if k not in ("after", "legal_actions", "legal_count", "clause")}
         observation = self.adapter.observe() if others else {}
         return check_checkpoint(
@@ -356,5 +355,56 @@ def _result_blame(case: Case, name: str) -> str | None:
     return str(value) if value else None
 
 
-def describe_exception() -> str:
-    return traceback.format_exc()
+PHASE_CLAUSES: Final[dict[str, str]] = {
+    "offer-non-dealer": "FIRST.UPCARD-OFFER",
+    "offer-dealer": "FIRST.DEALER-OFFER",
+    "first-draw": "FIRST.BOTH-PASS",
+    "draw": "TURN.DRAW",
+    "discard": "TURN.DISCARD",
+    "wall": "WALL.END",
+    "wall-knock": "WALL.LAST-CHANCE",
+    "reshuffle": "WALL.RESHUFFLE",
+    "declare": "SHOWDOWN.DECLARATION",
+    "defender-meld": "SHOWDOWN.DEFENDER-SPREAD",
+    "defender-layoff": "LAYOFF.TARGET",
+    "knocker-layoff": "LAYOFF.KNOCKER",
+    "over": "KNOCK.ENDS-HAND",
+}
+"""The clause that puts a hand in each phase (ACTION.PHASE): suspects when phases differ."""
+
+
+def check_action_texts(legal: Any) -> None:
+    """Legal actions must be strings of the action grammar (ACTION.GRAMMAR): an adapter that
+    invents an action has broken the protocol, which is an adapter error, not a rules verdict."""
+    from ginspec.reference.game import MalformedAction, parse_action
+
+    if not isinstance(legal, list) or not all(isinstance(a, str) for a in legal):
+        raise AdapterFault(f"legal_actions returned {legal!r}, not a list of strings",
+                           kind="protocol")
+    for text in legal:
+        try:
+            parse_action(text)
+        except MalformedAction as exc:
+            raise AdapterFault(f"legal action {text!r} is not in the action grammar: {exc}",
+                               kind="protocol") from None
+
+
+def phase_clauses(*phases: Any) -> tuple[str, ...]:
+    out: list[str] = []
+    for phase in phases:
+        clause = PHASE_CLAUSES.get(str(phase))
+        if clause and clause not in out:
+            out.append(clause)
+    return tuple(out)
+
+
+def code_clauses(*codes: str | None) -> tuple[str, ...]:
+    """The clauses the reference ties to these rejection codes (ACTION.REJECTION)."""
+    from ginspec.reference.game.rejections import CLAUSE_OF, Code
+
+    out = []
+    for code in codes:
+        member = Code.__members__.get(code or "")
+        if member is not None and CLAUSE_OF[member] not in out:
+            out.append(CLAUSE_OF[member])
+    return tuple(out)

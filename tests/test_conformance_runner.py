@@ -202,3 +202,15 @@ def test_reports_are_written(tmp_path: Path) -> None:
     assert lines[0]["type"] == "header" and lines[0]["versions"]["protocol"] == 1
     assert lines[-1]["type"] == "footer" and lines[-1]["counts"]["pass"] == len(lines) - 2
     assert "<testcase" in junit.read_text()
+
+
+def test_invented_action_is_an_adapter_error() -> None:
+    hands = [c for c in load_cases([SUITE_DIR]) if c.kind == "hand"][:3]
+    adapter = CommandAdapter([sys.executable, str(FAKE), "invent"], timeout=10.0)
+    try:
+        summary = Runner(adapter, adapter.hello()).run(hands)
+    finally:
+        adapter.close()
+    assert summary.count("error") == len(hands)
+    assert all("steal-the-stock" in o.message and o.message.startswith("protocol")
+               for o in summary.outcomes)

@@ -25,6 +25,9 @@ from ginspec.spec.cards import card_str, parse_card, parse_cards
 from ginspec.spec.errors import CardError, GinspecError, MeldError
 from ginspec.spec.parameters import parameter, parameters
 
+ARRANGEMENTS_CAP = 200_000
+"""The reference refuses to count more optimal arrangements than this (memory)."""
+
 QUERY_CAPABILITIES = tuple(c for c in CAPABILITIES if c.startswith("query."))
 
 
@@ -84,7 +87,10 @@ class ReferenceAdapter(Adapter):
         if what == "melds-count":
             return {"count": len(all_melds(cards, rules))}
         if what == "arrangements":
-            return {"count": len(optimal_arrangements(cards, rules))}
+            found = optimal_arrangements(cards, rules, limit=ARRANGEMENTS_CAP)
+            if len(found) >= ARRANGEMENTS_CAP:
+                raise GinspecError(f"more than {ARRANGEMENTS_CAP} optimal arrangements: not counted")
+            return {"count": len(found)}
         if what == "deadwood":
             best = optimal_arrangements(cards, rules, limit=1)[0]
             return {

@@ -123,10 +123,18 @@ def _check_semantics(data: dict[str, JSON], where: str) -> None:
             )
 
 
+_LOADED: dict[tuple[str, int, int], Case] = {}
+"""Checked cases by (path, mtime, size): a file read twice in one process is checked once."""
+
+
 def load_case(path: Path | str) -> Case:
     """Read and check one case file."""
     p = Path(path)
     try:
+        stat = p.stat()
+        key = (str(p), stat.st_mtime_ns, stat.st_size)
+        if key in _LOADED:
+            return _LOADED[key]
         text = p.read_text(encoding="utf-8")
     except OSError as exc:
         raise CaseFormatError(f"{p}: cannot read: {exc.strerror}") from None
@@ -136,7 +144,9 @@ def load_case(path: Path | str) -> Case:
         raise CaseFormatError(
             f"{p}: (top level): invalid JSON at line {exc.lineno}: {exc.msg}"
         ) from None
-    return parse_case(data, str(p))
+    case = parse_case(data, str(p))
+    _LOADED[key] = case
+    return case
 
 
 def case_files(root: Path) -> Iterator[Path]:

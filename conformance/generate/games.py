@@ -86,13 +86,16 @@ def hand_case(profile: str, seed: int, *, origin: str = "full-hand",
     result = hand_result(final)
     assert result is not None
     decides = list(final.result.score.clauses) if final.result else []
+    source: dict[str, Any] = {"generator": "seeded playout", "seed": seed}
+    if decides:
+        source["blame"] = decides[0]
     case = Case.make(
         id=f"hand.{profile}.s{seed}", kind="hand", origin=origin,
         description=f"a whole hand under {profile} (seeded deal {seed}): {result['outcome']}",
         clauses=known([*DEAL_CLAUSES, *(m.clause for m in moves)]),
         decides=known(decides), profile=profile,
         requires=["hand", "legal-actions", "melding.explicit", "layoff.explicit"],
-        source={"generator": "seeded playout", "seed": seed},
+        source=source,
         deals=[deal_json(state)], steps=[step_json(m) for m in moves],
         checkpoints=_checkpoints(moves, final), result=result,
     )
@@ -189,14 +192,17 @@ def match_cases() -> Iterator[Case]:
         result = match_result(match)
         if result is None:
             continue
-        decides.update(match.final.clauses if match.final else ())
+        final_clauses = list(match.final.clauses) if match.final else []
+        decides.update(final_clauses)
         clauses.update({C.MATCH_CUMULATIVE, C.MATCH_TARGET, C.MATCH_NEXT_DEALER})
         yield Case.make(
             id=f"match.{profile}.s{seed}", kind="match", origin="full-match",
             description=f"a whole match under {profile} (seeded {seed}): {len(deals)} hands",
             clauses=known(clauses), decides=known(decides), profile=profile,
             requires=["match", "melding.explicit", "layoff.explicit"],
-            source={"generator": "seeded match playout", "seed": seed},
+            source={"generator": "seeded match playout", "seed": seed,
+                    **({"blame.final_totals": final_clauses[0]} if final_clauses else {}),
+                    **({"blame.settlement": final_clauses[-1]} if final_clauses else {})},
             deals=deals, steps=steps,
             checkpoints=[{"after": 0, "to_act": actor(MatchState.new(rules, seed).hand)},
                          {"after": len(steps), "phase": "over", "to_act": None}],

@@ -1,0 +1,336 @@
+"""Deliberately broken engines for the mutation check (issue 5, "done when").
+
+Each mutant is the reference with ONE rule changed, behind the ordinary adapter interface, so the
+suite must tell it from a conforming engine and name the clause it breaks. Try one with::
+
+    ginspec conform --adapter python:ginspec.conformance.mutants:GinBonusWrong
+
+:data:`MUTANTS` maps each mutant class to the clause its change breaks; ``tests/test_mutants.py``
+runs the suite against every one and checks that a failing case blames that clause.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
+
+from ginspec.conformance.adapters.base import Hello, JSONObject, Verdict
+from ginspec.conformance.adapters.reference import ReferenceAdapter
+from ginspec.reference.meld_rules import MeldRules
+from ginspec.reference.melds import check_meld, min_deadwood
+from ginspec.spec.cards import card_str, card_value, parse_card, parse_cards
+from ginspec.spec.errors import CardError
+from ginspec.spec.profiles import ruleset
+
+BIG_HAND = 13
+"""The run-rule mutants leave queries about more cards than this alone: the reference's minimum
+deadwood search is exponential in the set ranks once the ace may be high (a whole pack)."""
+
+
+class Mutant(ReferenceAdapter):
+    """The reference, renamed; subclasses change one rule."""
+
+    breaks: ClassVar[str] = ""
+
+    def hello(self) -> Hello:
+        h = super().hello()
+        return Hello(name=f"mutant-{type(self).__name__}", version=h.version,
+                     language=h.language, profiles=h.profiles, capabilities=h.capabilities,
+                     overrides=h.overrides)
+
+
+class ParameterMutant(Mutant):
+    """Plays every profile with one parameter forced to a wrong value (as an engine that
+    hard-codes the rule would)."""
+
+    name: ClassVar[str] = ""
+
+    def wrong(self, right: Any) -> Any:
+        raise NotImplementedError
+
+    def _mutate(self, profile: str | None, overrides: Mapping[str, Any]) -> dict[str, Any]:
+        values = dict(ruleset(profile or "pagat", dict(overrides)))
+        return {**overrides, self.name: self.wrong(values[self.name])}
+
+    def query(self, what: str, args: Mapping[str, Any], profile: str | None,
+              overrides: Mapping[str, Any]) -> JSONObject:
+        return super().query(what, args, profile, self._mutate(profile, overrides))
+
+    def new_hand(self, profile: str, overrides: Mapping[str, Any], deal: Mapping[str, Any]) -> None:
+        super().new_hand(profile, self._mutate(profile, overrides), deal)
+
+    def new_match(self, profile: str, overrides: Mapping[str, Any],
+                  deals: Sequence[Mapping[str, Any]]) -> None:
+        super().new_match(profile, self._mutate(profile, overrides), deals)
+
+
+class TiesNotUndercut(ParameterMutant):
+    """Equal deadwood: nobody scores, where the profile says the defender undercuts."""
+
+    breaks = "SCORE.TIE"
+    name = "undercut_on_tie"
+
+    def wrong(self, right: Any) -> Any:
+        return "no_score" if right != "no_score" else "undercut"
+
+
+class DiscardRestrictionOff(ParameterMutant):
+    """The card just taken from the discard pile may be thrown straight back."""
+
+    breaks = "TURN.DISCARD-TAKEN"
+    name = "discard_taken_card"
+
+    def wrong(self, right: Any) -> Any:
+        return "always" if right != "always" else "never"
+
+
+class ChainedLayoffsWrong(ParameterMutant):
+    """Layoffs onto laid-off cards handled the other way round."""
+
+    breaks = "LAYOFF.CHAIN"
+    name = "layoff_chain"
+
+    def wrong(self, right: Any) -> Any:
+        return "original_melds_only" if right == "unlimited" else "unlimited"
+
+
+class GinBonusWrong(ParameterMutant):
+    breaks = "SCORE.GIN"
+    name = "gin_bonus"
+
+    def wrong(self, right: Any) -> Any:
+        return int(right) + 5
+
+
+class UndercutBonusWrong(ParameterMutant):
+    breaks = "SCORE.UNDERCUT"
+    name = "undercut_bonus"
+
+    def wrong(self, right: Any) -> Any:
+        return int(right) + 5
+
+
+class AceHighRunsAllowed(ParameterMutant):
+    """Q-K-A counts as a run."""
+
+    breaks = "MELD.RUN.ACE-LOW"
+    name = "ace_high_runs"
+
+    def wrong(self, right: Any) -> Any:
+        return True
+
+    def query(self, what: str, args: Mapping[str, Any], profile: str | None,
+              overrides: Mapping[str, Any]) -> JSONObject:
+        if len(args.get("cards", ())) > BIG_HAND:
+            return ReferenceAdapter.query(self, what, args, profile, overrides)
+        return super().query(what, args, profile, overrides)
+
+
+class WallWrong(ParameterMutant):
+    """The hand ends with three cards left in the stock instead of the profile's wall."""
+
+    breaks = "WALL.END"
+    name = "wall_size"
+
+    def wrong(self, right: Any) -> Any:
+        return int(right) + 1
+
+
+class KnockLimitOffByOne(ParameterMutant):
+    breaks = "KNOCK.LIMIT"
+    name = "knock_limit"
+
+    def wrong(self, right: Any) -> Any:
+        return int(right) - 1 if int(right) > 0 else 1
+
+
+class KnockerMayLayOffFlipped(ParameterMutant):
+    breaks = "LAYOFF.KNOCKER"
+    name = "knocker_may_lay_off"
+
+    def wrong(self, right: Any) -> Any:
+        return not right
+
+
+class GameBonusWrong(ParameterMutant):
+    breaks = "MATCH.GAME-BONUS"
+    name = "game_bonus"
+
+    def wrong(self, right: Any) -> Any:
+        return int(right) + 50
+
+
+class BoxBonusWrong(ParameterMutant):
+    breaks = "MATCH.BOX"
+    name = "box_bonus"
+
+    def wrong(self, right: Any) -> Any:
+        return int(right) + 5
+
+
+class EligibilityOnElevenCards(Mutant):
+    """Knock eligibility from the 11-card optimum minus its highest deadwood card, instead of
+    the best over every discard (KNOCK.ELIGIBLE's classic mistake)."""
+
+    breaks = "KNOCK.ELIGIBLE"
+
+    def query(self, what: str, args: Mapping[str, Any], profile: str | None,
+              overrides: Mapping[str, Any]) -> JSONObject:
+        answer = super().query(what, args, profile, overrides)
+        if what != "knock":
+            return answer
+        from ginspec.reference.melds import optimal_arrangements
+
+        cards = parse_cards(args["cards"])
+        rules = MeldRules.from_params({k: v for k, v in overrides.items()
+                                       if k in ("ace_high_runs", "wraparound_runs", "ace_value")})
+        best = optimal_arrangements(cards, rules, limit=1)[0]
+        dead = sorted(best.deadwood_cards, key=lambda c: card_value(c, rules.ace_value))
+        if dead:
+            top = dead[-1]
+            deadwood = best.deadwood - card_value(top, rules.ace_value)
+            discards = [card_str(top)]
+        else:
+            deadwood, discards = 0, answer["best_discards"]
+        limit = answer["deadwood"] if answer["can_knock"] else -1
+        return {**answer, "deadwood": deadwood, "best_discards": discards,
+                "can_knock": deadwood <= max(limit, 10 if answer["can_knock"] else -1),
+                "gin": deadwood == 0}
+
+
+class FirstTurnOrderWrong(Mutant):
+    """The dealer, not the non-dealer, is offered the upcard first."""
+
+    breaks = "FIRST.UPCARD-OFFER"
+
+    def observe(self) -> JSONObject:
+        obs = super().observe()
+        if obs.get("phase") == "offer-non-dealer" and obs.get("to_act") in (0, 1):
+            obs["to_act"] = 1 - int(obs["to_act"])
+        return obs
+
+    def apply(self, player: int | str, action: str) -> Verdict:
+        obs = super().observe()
+        if obs.get("phase") == "offer-non-dealer" and player == obs.get("to_act"):
+            return Verdict.rejected("NOT_YOUR_TURN")
+        if obs.get("phase") == "offer-non-dealer" and player in (0, 1):
+            return super().apply(1 - int(player), action)
+        return super().apply(player, action)
+
+
+class LayoffOntoDeadwood(Mutant):
+    """Accepts a layoff onto a card that is in no meld on the table (the knocker's deadwood)."""
+
+    breaks = "LAYOFF.TARGET"
+
+    def apply(self, player: int | str, action: str) -> Verdict:
+        verdict = super().apply(player, action)
+        if not verdict.accepted and verdict.code == "LAYOFF_NO_SUCH_MELD":
+            return Verdict.ok()
+        return verdict
+
+
+class WrapAroundRuns(ParameterMutant):
+    breaks = "MELD.RUN.NO-WRAP"
+    name = "wraparound_runs"
+
+    def wrong(self, right: Any) -> Any:
+        return True
+
+    def _mutate(self, profile: str | None, overrides: Mapping[str, Any]) -> dict[str, Any]:
+        return {**super()._mutate(profile, overrides), "ace_high_runs": True}
+
+    def query(self, what: str, args: Mapping[str, Any], profile: str | None,
+              overrides: Mapping[str, Any]) -> JSONObject:
+        if len(args.get("cards", ())) > BIG_HAND:
+            return ReferenceAdapter.query(self, what, args, profile, overrides)
+        return super().query(what, args, profile, overrides)
+
+
+class TwoCardMelds(Mutant):
+    """Calls any two cards of one rank a meld."""
+
+    breaks = "MELD.SET"
+
+    def query(self, what: str, args: Mapping[str, Any], profile: str | None,
+              overrides: Mapping[str, Any]) -> JSONObject:
+        if what == "meld":
+            cards = parse_cards(args["cards"], distinct=False)
+            if len(cards) == 2 and cards[0] % 13 == cards[1] % 13 and cards[0] != cards[1]:
+                return {"valid": True}
+            return {"valid": check_meld(cards).valid}
+        return super().query(what, args, profile, overrides)
+
+
+class FaceCardsAtRank(Mutant):
+    """Counts J, Q, K as 11, 12, 13 in deadwood."""
+
+    breaks = "CARD.VALUE"
+
+    def query(self, what: str, args: Mapping[str, Any], profile: str | None,
+              overrides: Mapping[str, Any]) -> JSONObject:
+        answer = super().query(what, args, profile, overrides)
+        if what == "deadwood":
+            from ginspec.reference.melds import optimal_arrangements
+
+            best = optimal_arrangements(parse_cards(args["cards"]), limit=1)[0]
+            extra = sum(max(0, c % 13 - 9) for c in best.deadwood_cards)
+            return {"deadwood": answer["deadwood"] + extra}
+        return answer
+
+
+class AceIsOne(Mutant):
+    """Accepts ``1S`` as the ace of spades."""
+
+    breaks = "CARD.NOTATION"
+
+    def query(self, what: str, args: Mapping[str, Any], profile: str | None,
+              overrides: Mapping[str, Any]) -> JSONObject:
+        if what == "card" and str(args["token"]).upper().startswith("1") \
+                and not str(args["token"]).startswith("10"):
+            try:
+                return {"canonical": card_str(parse_card("A" + str(args["token"])[1:]))}
+            except CardError:
+                return {"error": True}
+        return super().query(what, args, profile, overrides)
+
+
+class WrongRejectionCode(Mutant):
+    """Refuses out-of-turn actions with WRONG_PHASE instead of NOT_YOUR_TURN."""
+
+    breaks = "ACTION.TURN-ORDER"
+
+    def apply(self, player: int | str, action: str) -> Verdict:
+        verdict = super().apply(player, action)
+        if verdict.code == "NOT_YOUR_TURN":
+            return Verdict.rejected("WRONG_PHASE")
+        return verdict
+
+
+class MinDeadwoodGreedy(Mutant):
+    """Finds melds greedily (sets first) instead of the minimum over all arrangements."""
+
+    breaks = "DEADWOOD.MINIMUM"
+
+    def query(self, what: str, args: Mapping[str, Any], profile: str | None,
+              overrides: Mapping[str, Any]) -> JSONObject:
+        if what != "deadwood":
+            return super().query(what, args, profile, overrides)
+        cards = set(parse_cards(args["cards"]))
+        for rank in range(13):
+            group = [c for c in cards if c % 13 == rank]
+            if len(group) >= 3:
+                cards -= set(group)
+        return {"deadwood": min_deadwood(list(cards))}
+
+
+MUTANTS: dict[type[Mutant], str] = {
+    cls: cls.breaks for cls in (
+        TiesNotUndercut, DiscardRestrictionOff, ChainedLayoffsWrong, GinBonusWrong,
+        UndercutBonusWrong, AceHighRunsAllowed, WallWrong, KnockLimitOffByOne,
+        KnockerMayLayOffFlipped, GameBonusWrong, BoxBonusWrong, EligibilityOnElevenCards,
+        FirstTurnOrderWrong, LayoffOntoDeadwood, WrapAroundRuns, TwoCardMelds, FaceCardsAtRank,
+        AceIsOne, WrongRejectionCode, MinDeadwoodGreedy,
+    )
+}
+"""Every mutant and the clause it breaks."""
