@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 from ginspec.conformance.cli import main
@@ -77,4 +78,28 @@ def test_bench_runs_and_reports_every_kind(capsys: pytest.CaptureFixture[str]) -
     assert len(kinds) == 3 and all(row["hands"] == 3 for row in report["rows"])
     assert main(["prove", "--bench", "--hands", "0"]) == 2
     assert main(["prove", "--bench", "7H"]) == 2
+    capsys.readouterr()
+
+
+def test_verify_a_saved_certificate(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["prove", *HAND, "5H", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    good = tmp_path / "good.json"
+    good.write_text(json.dumps(data), encoding="utf-8")
+    assert main(["prove", "--verify", str(good)]) == 0
+    assert "stands" in capsys.readouterr().out
+    forged = dict(data, optimum=13, claim=13)  # a lower optimum than the truth
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(forged), encoding="utf-8")
+    assert main(["prove", "--verify", str(bad)]) == 1
+    assert "re-proved" in capsys.readouterr().out
+    broken_witness = dict(data, witness=dict(data["witness"], melds=[["7D", "7H", "8C"]]))
+    bad.write_text(json.dumps(broken_witness), encoding="utf-8")
+    assert main(["prove", "--verify", str(bad)]) == 1
+    assert "not an arrangement" in capsys.readouterr().out
+    bad.write_text("[1, 2", encoding="utf-8")
+    assert main(["prove", "--verify", str(bad)]) == 2
+    bad.write_text("{}", encoding="utf-8")
+    assert main(["prove", "--verify", str(bad)]) == 2
+    assert main(["prove", "--verify", str(tmp_path / "missing.json")]) == 2
     capsys.readouterr()

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
+from pathlib import Path
 from typing import Any
 
 from ginspec.reference.meld_rules import MeldRules
@@ -16,7 +18,7 @@ from ginspec.reference.proofs.bench import run_bench
 from ginspec.reference.proofs.certify import certify_hand
 from ginspec.spec.cards import card_str, parse_cards
 from ginspec.spec.errors import HandSizeError
-from ginspec.spec.formal.certificate import Certificate
+from ginspec.spec.formal.certificate import Certificate, recheck
 from ginspec.spec.parameters import parameter
 
 
@@ -39,6 +41,8 @@ def register(sub: Any) -> None:
     p.add_argument("--ace-high", action="store_true", help="allow Q-K-A runs (ace_high_runs)")
     p.add_argument("--wraparound", action="store_true", help="allow K-A-2 runs (wraparound_runs)")
     p.add_argument("--ace-value", type=int, default=1, metavar="N", help="deadwood value of an ace")
+    p.add_argument("--verify", metavar="FILE",
+                   help="re-prove a certificate saved with --json ('-' for stdin); exit 0 if it stands")
     p.add_argument("--bench", action="store_true",
                    help="benchmark: time certificates on seeded random and dense hands (no CARDS)")
     p.add_argument("--hands", type=int, default=500, metavar="N", help="with --bench: hands per kind")
@@ -79,7 +83,27 @@ def render(cert: Certificate, source: str) -> str:
     return "\n".join(lines)
 
 
+def _verify(path: str) -> int:
+    try:
+        text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise HandSizeError(f"cannot read {path}: {exc.strerror}") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise HandSizeError(f"{path}: not JSON: {exc.msg} (line {exc.lineno})") from None
+    if not isinstance(data, dict):
+        raise HandSizeError(f"{path}: a certificate is a JSON object")
+    stands, reason = recheck(data)
+    print(reason)
+    return 0 if stands else 1
+
+
 def run(args: argparse.Namespace) -> int:
+    if args.verify is not None:
+        if args.cards or args.bench:
+            raise HandSizeError("--verify FILE takes no cards and no --bench")
+        return _verify(args.verify)
     if args.bench:
         if args.cards:
             raise HandSizeError("--bench takes no cards")

@@ -233,6 +233,38 @@ def certify(
     )
 
 
+def recheck(data: Mapping[str, Any]) -> tuple[bool, str]:
+    """Re-prove a serialised certificate from scratch (FORMAL.CERTIFICATE).
+
+    The recorded witness is checked against the definition, then :func:`certify` is run again on
+    the recorded hand, rules, question and claim; the certificate stands when the witness is
+    valid with the recorded deadwood and the new proof reaches the same outcome and optimum.
+    Returns ``(stands, reason)``; malformed data raises a :class:`GinspecError`.
+    """
+    try:
+        cert = Certificate.from_json(data)
+    except (KeyError, TypeError, ValueError) as exc:
+        if isinstance(exc, GinspecError):
+            raise
+        raise HandSizeError(f"not a certificate: {exc!r}") from None
+    w = cert.witness
+    kept = [c for c in cert.hand if c != w.discard]
+    if w.discard is not None and w.discard not in cert.hand:
+        return False, "the witness discards a card that is not in the hand"
+    try:
+        value = arrangement_deadwood(kept, w.melds, cert.rules)
+    except MeldError as exc:
+        return False, f"the witness is not an arrangement: {exc}"
+    if value != w.deadwood:
+        return False, f"the witness has deadwood {value}, not the recorded {w.deadwood}"
+    again = certify(cert.hand, cert.claim, cert.rules,
+                    discard=cert.question == "deadwood-after-discard", knock_limit=cert.knock_limit)
+    if (again.outcome, again.optimum) != (cert.outcome, cert.optimum):
+        return False, (f"re-proved: {again.outcome} with optimum {again.optimum}, recorded "
+                       f"{cert.outcome} with optimum {cert.optimum}")
+    return True, f"stands: {again.explain()}"
+
+
 def formal_optimum(cards: Iterable[Card], rules: MeldParams = STANDARD, *,
                    discard: bool = False) -> int:
     """The least deadwood by the model alone (claim 0, then descend to the optimum)."""
