@@ -35,6 +35,15 @@ def test_eleven_cards_json(capsys: pytest.CaptureFixture[str]) -> None:
     data = json.loads(capsys.readouterr().out)
     assert data["optimum"] == 0 and data["gin"] is True and data["witness"]["discard"] == "KD"
     assert data["outcome"] == "proved" and data["question"] == "deadwood-after-discard"
+    assert data["big_gin"] is False  # KD is deadwood among all 11
+
+
+def test_big_gin(capsys: pytest.CaptureFixture[str]) -> None:
+    hand = ["AC", "2C", "3C", "4D", "4H", "4S", "5S", "6S", "7S", "8S", "9S"]  # all 11 meld
+    assert main(["prove", *hand, "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["big_gin"] is True
+    assert main(["prove", *hand]) == 0
+    assert "big gin" in capsys.readouterr().out
 
 
 def test_knock_limit(capsys: pytest.CaptureFixture[str]) -> None:

@@ -173,3 +173,9 @@ def test_broken_scoring_fails_the_scoring_proofs(monkeypatch: pytest.MonkeyPatch
     monkeypatch.setattr(scoring_proofs, "hand_score_terms", tie_always_undercut)
     failed = {r.name for r in scoring_proofs.prove_hand_scoring("openspiel") if not r.holds}
     assert "UNDERCUT-EXACTLY" in failed and "ONE-WINNER" in failed
+
+
+def test_broken_knock_limit_fails(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(scoring_proofs, "knock_limit_for", lambda rules, upcard: 10)  # ignores Oklahoma
+    failed = {r.name for r in scoring_proofs.prove_hand_scoring("oklahoma") if not r.holds}
+    assert failed == {"KNOCK-LIMIT"}

@@ -129,8 +129,18 @@ def run(args: argparse.Namespace) -> int:
     elif args.knock_limit is not None:
         raise HandSizeError("--knock-limit needs an 11-card hand (the deadwood after a discard)")
     cert = certify_hand(cards, rules, args.claim, discard=discard, knock_limit=knock_limit)
+    big_gin = None
+    if cert.question == "deadwood-after-discard" and cert.optimum == 0:  # KNOCK.BIG-GIN-SHAPE
+        big_gin = certify_hand(cards, rules, 0, discard=False).ok
     if args.json:
-        print(json.dumps(cert.to_json()))
+        data = cert.to_json()
+        if big_gin is not None:
+            data["big_gin"] = big_gin
+        print(json.dumps(data))
     else:
-        print(render(cert, "given" if args.claim is not None else "the reference's answer"))
+        text = render(cert, "given" if args.claim is not None else "the reference's answer")
+        if big_gin:
+            text = text.replace("verdict:   gin (the kept cards all meld)",
+                                "verdict:   big gin (all 11 cards meld, proved: deadwood 0 without a discard)")
+        print(text)
     return 0 if cert.ok else 1

@@ -15,7 +15,9 @@ values (unbounded integers) that satisfy the preconditions of a legal hand:
 * SPADE-DOUBLING — the doubled hand scores exactly twice the undoubled one for both sides, with
   the same winner; :func:`spade_doubles` says "doubled" exactly for Oklahoma with spade_double on
   and a spade upcard (all 52 upcards), and :func:`boxes_for` doubles the hand's box exactly under
-  ``hand_and_boxes``.
+  ``hand_and_boxes``;
+* KNOCK-LIMIT (per profile, exhaustive) — the knock limit for each of the 52 first upcards is what
+  OKLAHOMA.KNOCK-LIMIT and OKLAHOMA.ACE say (``knock_limit`` without Oklahoma).
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from ginspec.reference.scoring import (
     TIE_CODES,
     boxes_for,
     hand_score_terms,
+    knock_limit_for,
     spade_doubles,
     z3_arithmetic,
 )
@@ -124,7 +127,31 @@ def prove_hand_scoring(profile: str | None) -> list[TheoremResult]:
         z3.Implies(h.kd < h.dd, t.knocker == (h.dd - h.kd) * factor),
     )), started))
     out.append(_spade_doubling(rules, scope))
+    if rules is not None:
+        out.append(_knock_limits(rules, scope))
     return out
+
+
+def _knock_limits(rules: Mapping[str, Value], scope: str) -> TheoremResult:
+    """KNOCK-LIMIT: for each of the 52 first upcards (and none), the knock limit is ``knock_limit``
+    without Oklahoma; with it, the upcard's value (2-9 pips, ten and court 10) and for an ace 1
+    (``oklahoma_ace=one``) or 0 (``gin_only``) — OKLAHOMA.KNOCK-LIMIT, OKLAHOMA.ACE."""
+    started = time.perf_counter()
+    v = complete(rules)
+    for upcard in [None, *range(52)]:
+        if not v["oklahoma"]:
+            want = int(v["knock_limit"])
+        elif upcard is None:
+            continue  # Oklahoma needs an upcard: score_hand refuses none
+        else:
+            rank = upcard % 13
+            want = (1 if v["oklahoma_ace"] == "one" else 0) if rank == 0 else min(rank + 1, 10)
+        got = knock_limit_for(v, upcard)
+        if got != want:
+            return TheoremResult("KNOCK-LIMIT", False, "exhaustive", scope,
+                                 f"upcard {upcard}: limit {got}, the spec says {want}")
+    return TheoremResult("KNOCK-LIMIT", True, "exhaustive", f"{scope}; all 52 upcards", None,
+                         time.perf_counter() - started)
 
 
 def _spade_doubling(rules: Mapping[str, Value] | None, scope: str) -> TheoremResult:
