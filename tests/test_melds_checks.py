@@ -169,8 +169,8 @@ def test_check_arrangement(case: tuple[list[int], list[list[int]], Variant]) -> 
     leftover = sorted(c for c in hand if c not in covered)
     assert list(arrangement.deadwood_cards) == leftover
     assert arrangement.deadwood == sum(value(c, oracle_rules) for c in leftover)
-    assert sorted(frozenset(m.cards) for m in arrangement.melds) == sorted(
-        frozenset(m) for m in declared
+    assert sorted(tuple(sorted(m.cards)) for m in arrangement.melds) == sorted(
+        tuple(sorted(m)) for m in declared
     )
     assert arrangement.deadwood >= min_deadwood(hand, rules)
 
