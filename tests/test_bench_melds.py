@@ -44,7 +44,7 @@ def test_report_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["bench", "melds", "--hands", "24", "--reps", "1", "--json"]) == 0
     report = json.loads(capsys.readouterr().out)
     names = [s["name"] for s in report["sets"]]
-    assert names == ["uniform-10", "uniform-11", "dense-10", "worst-10"]
+    assert names == ["uniform-10", "uniform-11", "dense-10", "worst-10", "dense-11"]
     for s in report["sets"]:
         assert s["ours"]["median_us"] > 0
         assert s["ours"]["p90_us"] >= s["ours"]["median_us"]
