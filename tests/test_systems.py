@@ -7,13 +7,16 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from typing import Any
 
+from ginspec.reference.scoring import score_hand
 from ginspec.reference.systems.hollywood import HollywoodGame
 from ginspec.reference.systems.partnership import PartnershipGame, tables, team_of
 from ginspec.reference.systems.results import Result, SystemsError, Won
 from ginspec.reference.systems.three import ThreeGame
+from ginspec.reference.table import table_penalties
 from ginspec.spec.profiles import ruleset
-from hypothesis import settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
@@ -245,3 +248,54 @@ def test_play_wrong_player_count_is_one_line_error() -> None:
     proc = _cli("play", "--profile", "partnership", "--players", "3", "--seed", "1")
     assert proc.returncode == 2
     assert proc.stderr.startswith("ginspec: error:") and proc.stderr.count("\n") == 1
+
+
+def test_check_log_replays_a_table_trace(tmp_path: Any) -> None:
+    """TABLE.REJECTION: a played table trace checks OK; a tampered result, a step by the wrong
+    player and a wrong dealer are each the first finding, with code and clause."""
+    proc = _cli("play", "--profile", "serbian-online", "--players", "4", "--seed", "3", "--json")
+    trace = json.loads(proc.stdout)
+    path = tmp_path / "t.json"
+    path.write_text(json.dumps(trace))
+    ok = _cli("check-log", str(path))
+    assert ok.returncode == 0 and ok.stdout.startswith("OK:"), ok.stdout + ok.stderr
+
+    def finding(change: Any) -> dict[str, Any]:
+        bad = json.loads(json.dumps(trace))
+        change(bad)
+        path.write_text(json.dumps(bad))
+        proc = _cli("check-log", str(path), "--json")
+        assert proc.returncode == 1, proc.stdout + proc.stderr
+        found: dict[str, Any] = json.loads(proc.stdout)["finding"]
+        return found
+
+    def tamper_result(t: dict[str, Any]) -> None:
+        t["hands"][0]["result"]["penalties"] = [p + 1 for p in t["hands"][0]["result"]["penalties"]]
+
+    def wrong_player(t: dict[str, Any]) -> None:
+        step = t["hands"][0]["actions"][2]
+        step["player"] = (step["player"] + 1) % 4
+
+    def wrong_dealer(t: dict[str, Any]) -> None:
+        t["hands"][1]["dealer"] = 3
+
+    assert (finding(tamper_result)["code"], finding(tamper_result)["clause"]) == \
+        ("RESULT_MISMATCH", "TABLE.PENALTY")
+    assert (finding(wrong_player)["code"], finding(wrong_player)["clause"]) == \
+        ("NOT_YOUR_TURN", "TABLE.TURN-ORDER")
+    assert finding(wrong_dealer)["clause"] == "TABLE.DEALER"
+
+
+@given(knocker=st.integers(0, 1), kd=st.integers(0, 10), dd=st.integers(0, 60))
+def test_two_seat_penalties_equal_two_player_points(knocker: int, kd: int, dd: int) -> None:
+    """TABLE.PENALTY's note: with two seats the loser's penalty is the winner's points under
+    serbian-online (chapter 9), and the same side wins."""
+    rules = ruleset("serbian-online")
+    deadwood = [0, 0]
+    deadwood[knocker], deadwood[1 - knocker] = kd, dd
+    pens = table_penalties(knocker, deadwood)
+    score = score_hand("gin" if kd == 0 else "knock", kd, dd, rules)
+    winner = knocker if score.winner == "knocker" else 1 - knocker
+    assert pens.winner == winner
+    assert pens.penalties[1 - winner] == max(score.knocker, score.defender)
+    assert pens.penalties[winner] == 0

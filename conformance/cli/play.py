@@ -153,8 +153,17 @@ def run_check(args: argparse.Namespace) -> int:
         if not isinstance(raw, dict):
             raise TraceError("overrides: expected an object")
         overrides = raw
-    rules = _rules(profile, overrides)
-    report = check_trace(data, rules)
+    if data.get("system") == "table":  # chapter 14: the table game of 3-4 players
+        from ginspec.reference.table.rules import table_rules
+        from ginspec.reference.table.trace import check_table_trace
+
+        table_overrides = parse_overrides(overrides) if isinstance(overrides, list) \
+            else dict(overrides)
+        if "players" not in table_overrides and isinstance(data.get("players"), int):
+            table_overrides["players"] = data["players"]
+        report = check_table_trace(data, table_rules(ruleset(profile, table_overrides), profile))
+    else:
+        report = check_trace(data, _rules(profile, overrides))
     if args.json:
         finding = report.finding
         print(json.dumps({

@@ -408,7 +408,8 @@ class TableState:
             return replace(self, phase=Phase.DRAW, to_move=self.next_seat(p))
         if self.reshuffles == 0:
             below = list(self.pile[:-1])
-            random.Random(f"ginspec-table-reshuffle:{self.deal.seed}:{self.deal.deck[:3]}"
+            # seeded by the deal's deck order alone, so a trace (deck + actions) replays it
+            random.Random("ginspec-table-reshuffle:" + ",".join(map(str, self.deal.deck))
                           ).shuffle(below)
             s = replace(self, stock=self.stock + tuple(below), pile=self.pile[-1:],
                         reshuffles=1)

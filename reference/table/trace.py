@@ -1,0 +1,77 @@
+"""Checking a table-game trace (``ginspec play --players 3 --json``) against a ruleset
+(chapter 14, TABLE.REJECTION): every step replayed by the engine, every recorded result and
+running total compared, the dealer of each hand checked (TABLE.DEALER)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ginspec.reference.game.rejections import Rejection
+from ginspec.reference.game.trace import CheckReport, Finding, TraceError
+from ginspec.reference.table.rules import TableRules
+from ginspec.reference.table.scoring import table_winner
+from ginspec.reference.table.state import TableDeal, TableDealError, TableState
+from ginspec.spec.cards import parse_cards
+from ginspec.spec.clauses import implements
+from ginspec.spec.errors import CardError
+
+
+def _list(obj: Any, name: str, where: str) -> list[Any]:
+    value = obj.get(name) if isinstance(obj, dict) else None
+    if not isinstance(value, list):
+        raise TraceError(f"{where}.{name}: expected a list")
+    return value
+
+
+@implements("TABLE.REJECTION", "TABLE.DEALER")
+def check_table_trace(data: dict[str, Any], rules: TableRules) -> CheckReport:
+    """Replay ``data`` (a table-game trace) under ``rules``; the first illegal step or wrong
+    recorded value is the finding. Malformed traces raise TraceError."""
+    hands = _list(data, "hands", "trace")
+    n = rules.players
+    totals = [0] * n
+    steps = 0
+    dealer = 0
+    for h, record in enumerate(hands, 1):
+        where = f"hands[{h - 1}]"
+        try:
+            deck = tuple(parse_cards(_list(record, "deck", where)))
+            recorded_dealer = record.get("dealer")
+            deal = TableDeal(deck, n, recorded_dealer if isinstance(recorded_dealer, int) else -1)
+        except (CardError, TableDealError) as exc:
+            raise TraceError(f"{where}: {exc}") from None
+        if deal.dealer != dealer:
+            return CheckReport(Finding(h, None, "deal", "WRONG_DEALER", "TABLE.DEALER",
+                                       f"seat {dealer} deals this hand, not {deal.dealer}"),
+                               h - 1, steps, False)
+        state = TableState.new(deal, rules)
+        for j, step in enumerate(_list(record, "actions", where), 1):
+            if not isinstance(step, dict) or not isinstance(step.get("action"), str) \
+                    or not isinstance(step.get("player"), int):
+                raise TraceError(f"{where}.actions[{j - 1}]: expected {{player, action}}")
+            try:
+                state = state.apply(step["action"], step["player"])
+            except Rejection as exc:
+                return CheckReport(Finding(h, j, step["action"], exc.code.value, exc.clause,
+                                           exc.detail), h - 1, steps, False)
+            steps += 1
+        if state.result is None:
+            return CheckReport(Finding(h, None, "", "HAND_NOT_OVER", "TABLE.REJECTION",
+                                       "the recorded actions do not finish the hand"),
+                               h - 1, steps, False)
+        ours = state.result.to_json()
+        recorded = record.get("result")
+        if isinstance(recorded, dict):
+            for name in ("outcome", "knocker", "winner", "deadwood", "penalties"):
+                if name in recorded and recorded[name] != ours[name]:
+                    return CheckReport(Finding(h, None, "", "RESULT_MISMATCH", "TABLE.PENALTY",
+                                               f"recorded {name} {recorded[name]!r}, the rules "
+                                               f"give {ours[name]!r}"), h, steps, False)
+        totals = [t + p for t, p in zip(totals, state.result.penalties.penalties, strict=True)]
+        if "totals" in record and record["totals"] != totals:
+            return CheckReport(Finding(h, None, "", "RESULT_MISMATCH", "TABLE.GAME-END",
+                                       f"recorded totals {record['totals']!r}, the rules give "
+                                       f"{totals!r}"), h, steps, False)
+        dealer = (dealer + 1) % n
+    finished = table_winner(totals, rules.penalty_limit) is not None
+    return CheckReport(None, len(hands), steps, finished)
