@@ -215,3 +215,49 @@ def test_c27_gin_compulsory(compulsory: bool) -> None:
         # Knocking with the gin discard, the declaration must be gin too.
         s = s.apply("knock KH")
         assert code_of(s, "declare 2C 3C 4C / 7D 7H 7S / JS QS KS") is Code.DECLARATION_OVER_LIMIT
+
+
+# --- OpenSpiel's and RLCard's guards (TURN.TAKE-AND-RETURN, TURN.TAKE-CAP, WALL.LAST-CHANCE) ------
+
+
+def test_take_and_return_twice_voids_under_openspiel() -> None:
+    s = start("openspiel").apply("take-upcard").apply("discard 5D")  # non-dealer returns 5D
+    assert not s.is_over and s.phase is Phase.DRAW and s.to_move == 0
+    s = s.apply("take-discard").apply("discard 5D")  # the dealer returns it too
+    assert s.is_over and s.result is not None and s.result.outcome is Outcome.VOID
+    kept = start("openspiel", {"take_and_return_void": False})
+    kept = kept.apply("take-upcard").apply("discard 5D").apply("take-discard").apply("discard 5D")
+    assert not kept.is_over and kept.phase is Phase.DRAW
+
+
+def test_one_return_then_a_different_discard_goes_on() -> None:
+    s = start("openspiel").apply("take-upcard").apply("discard 5D")
+    s = s.apply("take-discard").apply("discard 5H")
+    assert not s.is_over and s.returned is None
+
+
+def test_take_cap_voids_before_the_take() -> None:
+    s = start("openspiel", {"discard_take_cap": 3}, top="KH")
+    s = s.apply("take-upcard").apply("discard QD")   # an offer take: not counted
+    s = s.apply("take-discard").apply("discard 5H")  # take 1 (dealer)
+    s = s.apply("take-discard").apply("discard 2C")  # take 2 (non-dealer)
+    before = s
+    s = s.apply("take-discard")                      # take 3 = the cap: void, not carried out
+    assert s.is_over and s.result is not None and s.result.outcome is Outcome.VOID
+    assert s.hands == before.hands and s.pile == before.pile
+
+
+def test_rlcard_take_and_play_on_at_the_wall() -> None:
+    # (rlcard deals eleven cards and makes gin compulsory; here the upcard offer is kept so
+    # run_down can pass twice, and nobody is forced out by a gin drawn on the way)
+    s, wall_card = _wall_discard(run_down(start("rlcard", {"first_turn": "upcard_offer",
+                                                          "gin_compulsory": False})))
+    assert s.phase is Phase.WALL and s.to_move == 0
+    s = s.apply("take-discard")
+    assert s.phase is Phase.DISCARD  # an ordinary turn, not a forced knock
+    assert code_of(s, f"discard {card_str(wall_card)}") is Code.DISCARD_OF_TAKEN_CARD
+    s = s.apply("discard 5H")
+    assert s.phase is Phase.WALL and s.to_move == 1 and len(s.stock) == 2  # the wall again
+    assert code_of(s, "draw-stock") is Code.WRONG_PHASE
+    s = s.apply("pass")
+    assert s.is_over and s.result is not None and s.result.outcome is Outcome.VOID

@@ -377,3 +377,11 @@ def test_illegal_action_leaves_state_unchanged() -> None:
         with pytest.raises(Rejection):
             s.apply(bad)
     assert (s.hands, s.stock, s.pile, s.phase, s.to_move, s.history) == before
+
+
+def test_copy_keeps_every_field() -> None:
+    s = start(KNOCKER, C01_DEFENDER, "5D").apply("take-upcard")
+    c = s._copy()
+    for name in HandState.__slots__:
+        if name not in ("_after", "_gin_ok"):
+            assert getattr(c, name) == getattr(s, name), name

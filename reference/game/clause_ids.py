@@ -37,6 +37,8 @@ TURN_DRAW: Final = "TURN.DRAW"
 TURN_DISCARD: Final = "TURN.DISCARD"
 DISCARD_TAKEN_CARD: Final = "TURN.DISCARD-TAKEN"
 TURN_HAND_SIZE: Final = "TURN.HAND-SIZE"
+TAKE_AND_RETURN: Final = "TURN.TAKE-AND-RETURN"
+TAKE_CAP: Final = "TURN.TAKE-CAP"
 
 # --- knocking (chapters 04, 08, 12) ---------------------------------------------------------
 KNOCK_ELIGIBLE: Final = "KNOCK.ELIGIBLE"

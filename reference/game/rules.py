@@ -33,6 +33,8 @@ class GameRules:
     knock_on_wall_draw: bool
     wall_action: str
     wall_size: int
+    take_and_return_void: bool
+    discard_take_cap: int
     knocker_may_lay_off: bool
     meld_rules: MeldRules
     showdown: ShowdownRules
@@ -62,6 +64,8 @@ def game_rules(params: Mapping[str, Value] | None = None, name: str | None = Non
         knock_on_wall_draw=bool(values["knock_on_wall_draw"]),
         wall_action=str(values["wall_action"]),
         wall_size=int(values["wall_size"]),
+        take_and_return_void=bool(values["take_and_return_void"]),
+        discard_take_cap=int(values["discard_take_cap"]),
         knocker_may_lay_off=bool(values["knocker_may_lay_off"]),
         meld_rules=MeldRules.from_params(values),
         showdown=ShowdownRules.from_params(values),

@@ -61,7 +61,8 @@ class Phase(Enum):
     DISCARD = "discard"
     """TURN.DISCARD: 11 cards in hand; discard, knock or go big gin."""
     WALL = "wall"
-    """WALL.LAST-CHANCE: after the wall discard the other player may take it to knock, or pass."""
+    """WALL.LAST-CHANCE: after the wall discard the other player may take it (to knock, or under
+    take_and_play_on to play an ordinary turn), or pass."""
     WALL_KNOCK = "wall-knock"
     """WALL.LAST-CHANCE: the wall discard was taken; the player must knock."""
     RESHUFFLE = "reshuffle"
@@ -139,10 +140,12 @@ class HandState:
         "pile",
         "reshuffles",
         "result",
+        "returned",
         "rules",
         "stock",
         "table",
         "taken",
+        "takes",
         "to_move",
         "upcard",
         "wall_draw",
@@ -156,6 +159,8 @@ class HandState:
     phase: Phase
     to_move: int | None
     taken: Card | None
+    takes: int
+    returned: Card | None
     wall_draw: bool
     upcard: Card | None
     knock_limit: int
@@ -195,6 +200,8 @@ class HandState:
         s.phase = Phase.DISCARD if eleven else Phase.OFFER_NON_DEALER
         s.to_move = deal.non_dealer
         s.taken = None
+        s.takes = 0
+        s.returned = None
         s.wall_draw = False
         s.knock_limit = knock_limit_for(rules.params, upcard)
         s.knocker = None
@@ -213,6 +220,8 @@ class HandState:
         return s
 
     def _copy(self) -> HandState:
+        """A fresh object with the same fields (every slot but the caches; keep in step with
+        ``__slots__``: tests/test_game_engine.py checks it)."""
         s = object.__new__(HandState)
         s.big_gin = self.big_gin
         s.dead = self.dead
@@ -229,10 +238,12 @@ class HandState:
         s.pile = self.pile
         s.reshuffles = self.reshuffles
         s.result = self.result
+        s.returned = self.returned
         s.rules = self.rules
         s.stock = self.stock
         s.table = self.table
         s.taken = self.taken
+        s.takes = self.takes
         s.to_move = self.to_move
         s.upcard = self.upcard
         s.wall_draw = self.wall_draw
@@ -375,7 +386,7 @@ class HandState:
         p = self.to_move
         assert p is not None
         if kind is Kind.TAKE_DISCARD and phase is Phase.WALL:
-            if not self._wall_take_ok():
+            if self.rules.wall_action != "take_and_play_on" and not self._wall_take_ok():
                 self._reject(Code.WALL_TAKE_WITHOUT_KNOCK, "taking the wall discard must lead "
                              "to a knock, and no knock is possible with it", action)
             return None
@@ -443,6 +454,12 @@ class HandState:
                 self._reject(Code(exc.code), str(exc), action, exc.clause)
         return None
 
+    @implements(C.TAKE_CAP)
+    def _take_capped(self) -> bool:
+        """TURN.TAKE-CAP: would this take of the top discard reach discard_take_cap?"""
+        cap = self.rules.discard_take_cap
+        return cap > 0 and self.takes + 1 >= cap
+
     def _wall_take_ok(self) -> bool:
         """At the wall: could the player knock after taking the top discard?"""
         p = self.to_move
@@ -481,9 +498,15 @@ class HandState:
         assert p is not None
         s.history = (*self.history, (p, act))
         kind = act.kind
-        if kind is Kind.TAKE_UPCARD or kind is Kind.TAKE_DISCARD:
+        if kind is Kind.TAKE_DISCARD and self.phase is Phase.DRAW and self._take_capped():
+            s._end_void()  # TURN.TAKE-CAP: the capped take is not carried out
+        elif kind is Kind.TAKE_UPCARD or kind is Kind.TAKE_DISCARD:
             s._take_top(p)
-            s.phase = Phase.WALL_KNOCK if self.phase is Phase.WALL else Phase.DISCARD
+            if self.phase is Phase.DRAW:
+                s.takes += 1
+            play_on = self.rules.wall_action == "take_and_play_on"
+            s.phase = Phase.WALL_KNOCK if self.phase is Phase.WALL and not play_on \
+                else Phase.DISCARD
         elif kind is Kind.PASS:
             if self.phase is Phase.OFFER_NON_DEALER:
                 s.phase, s.to_move = Phase.OFFER_DEALER, self.deal.dealer
@@ -549,13 +572,19 @@ class HandState:
         if self.wall_draw and not self.rules.knock_on_wall_draw:
             self._end_void()  # WALL.LAST-DRAW: void at once, no knock and no discard
 
-    @implements(C.TURN_DISCARD, C.TURN_ALTERNATE, C.WALL_END, C.WALL_LAST_CHANCE)
+    @implements(C.TURN_DISCARD, C.TURN_ALTERNATE, C.WALL_END, C.WALL_LAST_CHANCE,
+                C.TAKE_AND_RETURN)
     def _discard(self, p: int, card: Card) -> None:
         self.hands = _with(self.hands, p, self.hands[p] & ~(1 << card))
         self.known = _with(self.known, p, self.known[p] & ~(1 << card))
         self.pile = (*self.pile, card)
+        returned = card if self.taken == card else None
         self.taken = None
-        if self.wall_draw:
+        if returned is not None and returned == self.returned and self.rules.take_and_return_void:
+            self._end_void()  # TURN.TAKE-AND-RETURN: both players returned the same card
+            return
+        self.returned = returned
+        if len(self.stock) <= self.rules.wall_size:
             action = self.rules.wall_action
             if action == "void":
                 self._end_void()
@@ -644,7 +673,7 @@ class HandState:
             if self.pile:
                 yield A.TAKE_DISCARD
         elif phase is Phase.WALL:
-            if self._wall_take_ok():
+            if self.rules.wall_action == "take_and_play_on" or self._wall_take_ok():
                 yield A.TAKE_DISCARD
             yield A.PASS
         elif phase is Phase.DISCARD or phase is Phase.WALL_KNOCK:

@@ -78,7 +78,11 @@ class GreedyStrategy:
                     return next(a for a in legal if a.kind is take)
             return next(a for a in legal if a.kind in (Kind.PASS, Kind.DRAW_STOCK))
         if phase is Phase.WALL:
-            return legal[0]  # take-discard is offered only when a knock follows
+            # Take the last discard only when a knock can follow (under take_and_play_on the
+            # take is offered anyway; playing on without knocking just reaches the wall again).
+            if Kind.TAKE_DISCARD in kinds and state._wall_take_ok():
+                return next(a for a in legal if a.kind is Kind.TAKE_DISCARD)
+            return next(a for a in legal if a.kind is Kind.PASS)
         if phase in (Phase.DISCARD, Phase.WALL_KNOCK):
             if Kind.BIG_GIN in kinds:
                 return next(a for a in legal if a.kind is Kind.BIG_GIN)
