@@ -155,7 +155,7 @@ def case_files(root: Path) -> Iterator[Path]:
         yield root
         return
     for p in sorted(root.rglob("*.json")):
-        if p.name != "manifest.json":
+        if p.name not in ("manifest.json", "retired.json"):  # suite metadata, not cases
             yield p
 
 
