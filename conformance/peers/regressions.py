@@ -41,7 +41,8 @@ def _step(player: int, action: str, expect: object = "accepted",
 
 
 def _case(**fields: object) -> Case:
-    return Case.make(origin="endgame", overrides={}, checkpoints=[], **fields)
+    fields.setdefault("overrides", {})
+    return Case.make(origin="endgame", checkpoints=[], **fields)
 
 
 def openspiel_cases() -> list[Case]:
@@ -75,9 +76,10 @@ def openspiel_cases() -> list[Case]:
         ),
         Case.make(
             id="peer.openspiel.take-and-return-twice", kind="hand", profile="openspiel",
-            origin="endgame", overrides={},
-            description=f"Both players take the upcard {up} and discard it again: play goes on "
-                        "(OpenSpiel ends the hand with no score).",
+            origin="endgame", overrides={"take_and_return_void": False},
+            description=f"Both players take the upcard {up} and discard it again: with "
+                        "take_and_return_void = false play goes on (OpenSpiel always ends the "
+                        "hand with no score; its profile sets take_and_return_void = true).",
             clauses=["TURN.ALTERNATE", "TURN.DISCARD-TAKEN"],
             requires=["hand"],
             deals=[_deal(deck, 0)],
@@ -112,8 +114,11 @@ def rlcard_cases() -> list[Case]:
         ),
         _case(
             id="peer.rlcard.wall-take-without-knock", kind="hand", profile="rlcard",
-            description="At the wall the last discard may be taken only to knock; a player who "
-                        "cannot knock with it may not take it (RLCard lets him take it and play on).",
+            overrides={"wall_action": "take_and_knock_other_discard"},
+            description="With wall_action = take_and_knock_other_discard the last discard may be "
+                        "taken only to knock; a player who cannot knock with it may not take it "
+                        "(RLCard always lets him take it and play on: its profile sets "
+                        "wall_action = take_and_play_on).",
             clauses=["WALL.END", "WALL.LAST-CHANCE"],
             violates=["WALL.LAST-CHANCE"],
             requires=["hand"],
