@@ -11,9 +11,10 @@ def case_rows() -> list[tuple[str, list[str], str]]:
     """(case ID, clause IDs, one-line summary) for every committed case, in ID order."""
     rows = []
     for case in sorted(load_cases([SUITE_DIR / "cases"]), key=lambda c: c.id):
-        clauses = [str(c) for c in case.data.get("clauses", [])]  # type: ignore[union-attr]
+        cited = case.data.get("clauses") or []
+        ids = [str(c) for c in cited] if isinstance(cited, list) else []
         profile = case.data.get("profile") or "-"
-        rows.append((case.id, clauses, f"{case.kind}, profile {profile}"))
+        rows.append((case.id, ids, f"{case.kind}, profile {profile}"))
     return rows
 
 
