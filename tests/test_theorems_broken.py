@@ -25,7 +25,7 @@ from ginspec.reference.suit_tables import SuitTables, run_partitions, suit_table
 from ginspec.spec.cards import parse_cards
 from ginspec.spec.formal import certify
 from ginspec.spec.formal.rules import STANDARD, FormalRules
-from ginspec.spec.formal.theorems import stretch_cover, suit_permutation
+from ginspec.spec.formal.theorems import encoding_exact, stretch_cover, suit_permutation
 
 SIX_RUN = 0b111111 << 2  # ranks 3..8
 
@@ -140,6 +140,8 @@ def test_broken_windows_fail_the_model_theorems(monkeypatch: pytest.MonkeyPatch)
 
     monkeypatch.setattr(encoding, "windows", wrapping)
     assert not stretch_cover(STANDARD)
+    result = encoding_exact(STANDARD)
+    assert not result.holds and "accepts" in (result.counterexample or "")
 
 
 def test_suit_asymmetric_encoding_fails_suit_permutation(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -179,3 +181,15 @@ def test_broken_knock_limit_fails(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(scoring_proofs, "knock_limit_for", lambda rules, upcard: 10)  # ignores Oklahoma
     failed = {r.name for r in scoring_proofs.prove_hand_scoring("oklahoma") if not r.holds}
     assert failed == {"KNOCK-LIMIT"}
+
+
+def test_wrong_truth_table_fails_encoding_exact(monkeypatch: pytest.MonkeyPatch) -> None:
+    import ginspec.spec.formal.theorems as model_theorems
+    from ginspec.spec.formal.definition import run_coverable
+
+    real = run_coverable(STANDARD)
+    forged = list(real)
+    forged[0b111 << 4] = False  # "5-6-7 is not a run"
+    monkeypatch.setattr(model_theorems, "run_coverable", lambda rules: tuple(forged))
+    result = model_theorems.encoding_exact(STANDARD)
+    assert not result.holds and "accepts" in (result.counterexample or "")
