@@ -244,3 +244,23 @@ def test_reshuffle_then_void_keeps_every_card() -> None:
     assert walls == 1
     assert s.result is not None and s.result.kind == "void"
     assert s.reshuffles == 1
+
+
+def test_wall_void_without_reshuffle_and_no_last_chance() -> None:
+    """TABLE.WALL: with wall_action=void the first wall ends the hand; the two-player last
+    chance is refused as a ruleset for the table."""
+    import pytest
+    from ginspec.spec.errors import ParameterError
+
+    rules = table_rules_for_profile("serbian-online", {"wall_action": "void"}, players=3)
+    s = TableState.new(TableDeal.from_seed(4, 3, 2), rules)
+    while not s.is_over():
+        s = s.apply("draw-stock")
+        p = s.to_move
+        assert p is not None
+        s = s.apply(Action(Kind.DISCARD, card=s.hand(p)[0]))
+    assert s.reshuffles == 0 and len(s.stock) == rules.base.wall_size
+    assert s.result is not None and s.result.kind == "void"
+    with pytest.raises(ParameterError, match="wall_action"):
+        table_rules_for_profile("serbian-online", {"wall_action": "take_and_knock_other_discard"},
+                                players=3)

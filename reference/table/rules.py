@@ -57,6 +57,11 @@ def table_rules(params: Mapping[str, Value] | None = None, name: str | None = No
         )
     if base.first_turn != "upcard_offer" or base.oklahoma:
         raise ParameterError("the table game has no eleven-card start and no Oklahoma rules")
+    if base.wall_action not in ("reshuffle", "void"):
+        raise ParameterError(
+            f"parameter wall_action: the table game plays reshuffle or void, not "
+            f"{base.wall_action!r} (the last chance at the wall is a two-player rule)"
+        )
     if base.big_gin_bonus:
         raise ParameterError("the table game has no big gin (big_gin_bonus must be 0)")
     return TableRules(

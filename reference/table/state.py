@@ -406,7 +406,7 @@ class TableState:
     def _after_discard(self, p: int) -> TableState:
         if len(self.stock) > self.rules.base.wall_size:
             return replace(self, phase=Phase.DRAW, to_move=self.next_seat(p))
-        if self.reshuffles == 0:
+        if self.reshuffles == 0 and self.rules.base.wall_action == "reshuffle":
             below = list(self.pile[:-1])
             # seeded by the deal's deck order alone, so a trace (deck + actions) replays it
             random.Random("ginspec-table-reshuffle:" + ",".join(map(str, self.deal.deck))
