@@ -112,3 +112,17 @@ def test_verify_a_saved_certificate(tmp_path: Path, capsys: pytest.CaptureFixtur
     assert main(["prove", "--verify", str(bad)]) == 2
     assert main(["prove", "--verify", str(tmp_path / "missing.json")]) == 2
     capsys.readouterr()
+
+
+def test_profile_set_and_upcard(capsys: pytest.CaptureFixture[str]) -> None:
+    hand = [*HAND, "5H"]  # deadwood 14 after discarding KD
+    assert main(["prove", *hand, "--profile", "oklahoma", "--upcard", "KD", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["knock_limit"] == 10 and data["can_knock"] is False
+    assert main(["prove", "KS", "AS", "2S", "--set", "ace_high_runs=true", "--set",
+                 "wraparound_runs=true", "--claim", "0"]) == 0
+    assert main(["prove", *hand, "--profile", "oklahoma", "--json"]) == 2  # no upcard
+    assert main(["prove", *hand, "--profile", "pagat", "--ace-high"]) == 2
+    assert main(["prove", *hand, "--upcard", "7D"]) == 2
+    assert main(["prove", *hand, "--profile", "nosuch"]) == 2
+    capsys.readouterr()

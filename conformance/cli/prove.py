@@ -16,10 +16,12 @@ from ginspec.reference.meld_rules import MeldRules
 from ginspec.reference.proofs.bench import render as render_bench
 from ginspec.reference.proofs.bench import run_bench
 from ginspec.reference.proofs.certify import certify_hand
+from ginspec.reference.scoring import knock_limit_for
 from ginspec.spec.cards import card_str, parse_cards
 from ginspec.spec.errors import HandSizeError
 from ginspec.spec.formal.certificate import Certificate, recheck
-from ginspec.spec.parameters import parameter
+from ginspec.spec.parameters import complete, parameter
+from ginspec.spec.profiles import parse_overrides, ruleset
 
 
 def register(sub: Any) -> None:
@@ -41,6 +43,10 @@ def register(sub: Any) -> None:
     p.add_argument("--ace-high", action="store_true", help="allow Q-K-A runs (ace_high_runs)")
     p.add_argument("--wraparound", action="store_true", help="allow K-A-2 runs (wraparound_runs)")
     p.add_argument("--ace-value", type=int, default=1, metavar="N", help="deadwood value of an ace")
+    p.add_argument("--profile", metavar="NAME", help="take the meld rules and knock limit from a profile")
+    p.add_argument("--set", action="append", default=[], metavar="PARAM=VALUE",
+                   help="override a parameter (with or without --profile; repeatable)")
+    p.add_argument("--upcard", metavar="CARD", help="the first upcard (Oklahoma: sets the knock limit)")
     p.add_argument("--verify", metavar="FILE",
                    help="re-prove a certificate saved with --json ('-' for stdin); exit 0 if it stands")
     p.add_argument("--bench", action="store_true",
@@ -99,6 +105,26 @@ def _verify(path: str) -> int:
     return 0 if stands else 1
 
 
+def _rules(args: argparse.Namespace) -> tuple[MeldRules, int]:
+    """Meld rules and knock limit: from --profile/--set/--upcard, or from the variant flags."""
+    if args.profile is None and not args.set:
+        if args.upcard is not None:
+            raise HandSizeError("--upcard needs --profile or --set (e.g. --set oklahoma=true)")
+        rules = MeldRules(
+            ace_high_runs=args.ace_high or args.wraparound,
+            wraparound_runs=args.wraparound,
+            ace_value=int(parameter("ace_value").check(args.ace_value)),
+        )
+        return rules, 10
+    if args.ace_high or args.wraparound or args.ace_value != 1:
+        raise HandSizeError("give the meld rules either as --profile/--set or as --ace-high/"
+                            "--wraparound/--ace-value, not both")
+    overrides = parse_overrides(args.set)
+    values = dict(ruleset(args.profile, overrides)) if args.profile else complete(overrides)
+    upcard = parse_cards([args.upcard])[0] if args.upcard is not None else None
+    return MeldRules.from_params(values), knock_limit_for(values, upcard)
+
+
 def run(args: argparse.Namespace) -> int:
     if args.verify is not None:
         if args.cards or args.bench:
@@ -115,17 +141,14 @@ def run(args: argparse.Namespace) -> int:
     if not args.cards:
         raise HandSizeError("no cards given: write a hand such as 7H 7D 7S 8C 9C TC 2S 3D 4H KD")
     cards = parse_cards(args.cards)
-    rules = MeldRules(
-        ace_high_runs=args.ace_high or args.wraparound,
-        wraparound_runs=args.wraparound,
-        ace_value=int(parameter("ace_value").check(args.ace_value)),
-    )
+    rules, ruleset_limit = _rules(args)
     if args.claim is not None and args.claim < 0:
         raise HandSizeError(f"--claim {args.claim}: deadwood is never negative")
     discard = len(cards) == 11 and not args.no_discard
     knock_limit = None
     if discard:
-        knock_limit = int(parameter("knock_limit").check(10 if args.knock_limit is None else args.knock_limit))
+        given = ruleset_limit if args.knock_limit is None else args.knock_limit
+        knock_limit = int(parameter("knock_limit").check(given))
     elif args.knock_limit is not None:
         raise HandSizeError("--knock-limit needs an 11-card hand (the deadwood after a discard)")
     cert = certify_hand(cards, rules, args.claim, discard=discard, knock_limit=knock_limit)
