@@ -200,6 +200,10 @@ class TableMachine(RuleBasedStateMachine):
             obs: dict[str, Any] = s.observe(seat)
             assert len(obs["hand"]) == s.hands[seat].bit_count()
             assert obs["hand_sizes"] == [h.bit_count() for h in s.hands]
+            if s.knock_card is not None and seat != s.knocker:
+                assert all(h["action"] == "knock" for h in obs["history"]
+                           if h["action"].startswith("knock"))
+                assert obs["knock_card"] is None
             text = repr(obs)
             for other in range(s.players):
                 if other == seat or s.knocker is not None:

@@ -449,6 +449,8 @@ class TableState:
         showdown = self.knocker is not None and self.phase is not Phase.DECLARE
         hist = []
         for who, text in self.history:
+            if text.startswith("knock ") and who != seat:
+                text = "knock"  # the knock discard is face down (TABLE.KNOCK)
             hist.append({"player": who, "action": text})
         return {
             "seat": seat,
@@ -460,6 +462,8 @@ class TableState:
             "stock_size": len(self.stock),
             "pile": [card_str(c) for c in self.pile],
             "knocker": self.knocker,
+            "knock_card": card_str(self.knock_card) if self.knock_card is not None
+            and seat == self.knocker else None,
             "table": [str(m) for m in self.table] if showdown else [],
             "spreads": [[str(m) for m in sp] for sp in self.spreads] if showdown else [],
             "history": hist,
