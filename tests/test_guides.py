@@ -1,0 +1,180 @@
+"""Every command in docs/guides/verify-your-implementation.md runs, in order, with the outcome the
+guide describes; the worked adapters pass the suite (or the subset they declare).
+
+The commands are read from the guide's ``console`` blocks (lines starting with ``$ ``), so a
+command added to the guide without a check here fails :func:`test_every_guide_command_is_checked`.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+GUIDE = ROOT / "docs" / "guides" / "verify-your-implementation.md"
+
+PY = "python:ginspec.conformance.examples.hand_adapter:HandAdapter"
+GREEDY = "python:ginspec.conformance.examples.greedy_adapter:GreedyAdapter"
+NODE = "'cmd:node conformance/examples/node/adapter.mjs'"
+
+Check = Callable[[str, Path], None]
+
+
+@dataclass(frozen=True)
+class Expect:
+    """What running one guide command must give: the exit code and a check of its output."""
+
+    code: int
+    check: Check | None = None
+    needs_node: bool = False
+
+
+def summary(out: str) -> dict[str, int]:
+    """The counts of the runner's summary line."""
+    line = next(x for x in out.splitlines() if re.match(r"\d+ cases in ", x))
+    return {name: int(n) for n, name in re.findall(r"(\d+) (passed|failed|adapter errors|skipped)", line)}
+
+
+def all_pass(out: str, _: Path | None = None) -> None:
+    counts = summary(out)
+    assert counts["passed"] > 0 and counts["failed"] == 0 and counts["adapter errors"] == 0, counts
+
+
+def smoke_ok(out: str, _: Path) -> None:
+    assert re.search(r"smoke: \d+ checks passed", out), out
+
+
+def greedy_fails(out: str, tmp: Path) -> None:
+    # The trap DEADWOOD.MINIMUM documents: four fives that must be split into two runs.
+    assert "FAIL  spec.minimum-four-fives-are-a-trap" in out
+    rows = [json.loads(x) for x in (tmp / "report.jsonl").read_text().splitlines()]
+    assert rows[0]["type"] == "header" and rows[-1]["type"] == "footer"
+    failed = {r["id"] for r in rows if r.get("status") == "fail"}
+    assert "spec.minimum-four-fives-are-a-trap" in failed
+    # Only minimum-deadwood answers are wrong: the hands still pass.
+    assert all(r["kind"] == "query" for r in rows if r.get("status") == "fail")
+
+
+def expect_fail_list(out: str, tmp: Path) -> None:
+    lines = (tmp / "expect-fail.txt").read_text().splitlines()
+    assert lines and all(re.fullmatch(r"[a-z0-9.-]+\s+# greedy melding", x) for x in lines), lines
+
+
+def all_expected(out: str, _: Path) -> None:
+    assert summary(out)["failed"] == 0
+    assert re.search(r"[1-9]\d* expected failures, 0 unexpected passes", out), out
+
+
+def unexpected_passes(out: str, _: Path) -> None:
+    assert re.search(r"[1-9]\d* unexpected passes", out), out
+
+
+def shards_cover(out: str, tmp: Path) -> None:
+    """Both shards together run each case of the full run exactly once."""
+    ids = []
+    for name in ("shard-1.jsonl", "shard-2.jsonl"):
+        rows = [json.loads(x) for x in (tmp / name).read_text().splitlines()]
+        ids.append([r["id"] for r in rows if r["type"] == "case"])
+    assert ids[0] and ids[1] and not set(ids[0]) & set(ids[1])
+    whole = [json.loads(x) for x in (tmp / "report.jsonl").read_text().splitlines()]
+    assert sorted(ids[0] + ids[1]) == sorted(r["id"] for r in whole if r["type"] == "case")
+
+
+def node_deadwood(out: str, _: Path) -> None:
+    # DEADWOOD.MINIMUM example minimum-four-fives-are-a-trap: two runs leave 5H 5S = 10.
+    reply = json.loads(out)
+    assert reply["seq"] == 1 and reply["answer"]["deadwood"] == 10
+    assert sorted(map(sorted, reply["answer"]["melds"])) == [["5C", "6C", "7C"], ["5D", "6D", "7D"]]
+
+
+def node_subset(out: str, _: Path) -> None:
+    """The Node engine passes every case it declared (the standard-rules card questions)."""
+    all_pass(out)
+    for reason in ("profile pagat not declared", "capability query.card not declared"):
+        assert reason in out, out
+
+
+def serve_hello(out: str, _: Path) -> None:
+    hello = json.loads(out)
+    assert hello["seq"] == 1 and hello["protocol"] == 1 and "pagat" in hello["profiles"]
+
+
+def pagat_only(out: str, _: Path) -> None:
+    all_pass(out)
+    assert summary(out)["skipped"] == 0  # the reference declares everything
+
+
+COMMANDS: dict[str, Expect] = {
+    f"ginspec conform --adapter {PY} --smoke": Expect(0, smoke_ok),
+    f"ginspec conform --adapter {PY}": Expect(0, all_pass),
+    "cp conformance/examples/hand_adapter.py my_adapter.py": Expect(0),
+    "PYTHONPATH=. ginspec conform --adapter python:my_adapter:HandAdapter": Expect(0, all_pass),
+    "echo '{\"seq\": 1, \"cmd\": \"query\", \"what\": \"deadwood\", \"cards\": [\"5C\", \"6C\", \"7C\", "
+    "\"5D\", \"6D\", \"7D\", \"5H\", \"5S\"]}' | node conformance/examples/node/adapter.mjs":
+        Expect(0, node_deadwood, needs_node=True),
+    f"ginspec conform --adapter {NODE} --smoke": Expect(0, smoke_ok, needs_node=True),
+    f"ginspec conform --adapter {NODE}": Expect(0, node_subset, needs_node=True),
+    "echo '{\"seq\": 1, \"cmd\": \"hello\", \"protocol\": 1}' | ginspec serve": Expect(0, serve_hello),
+    "ginspec conform --adapter 'cmd:ginspec serve' --profile pagat": Expect(0, pagat_only),
+    f"ginspec conform --adapter {GREEDY} --json report.jsonl": Expect(1, greedy_fails),
+    "python3 -c 'import json, sys; [print(r[\"id\"], \" # greedy melding\") for r in map(json.loads, "
+    "open(sys.argv[1])) if r.get(\"status\") == \"fail\"]' report.jsonl > expect-fail.txt": Expect(0, expect_fail_list),
+    f"ginspec conform --adapter {GREEDY} --expect-fail expect-fail.txt": Expect(0, all_expected),
+    f"ginspec conform --adapter {PY} --expect-fail expect-fail.txt": Expect(1, unexpected_passes),
+    f"ginspec conform --adapter {PY} --shard 1/2 --json shard-1.jsonl": Expect(0, all_pass),
+    f"ginspec conform --adapter {PY} --shard 2/2 --json shard-2.jsonl": Expect(0, shards_cover),
+}
+
+
+def guide_commands() -> list[str]:
+    """The ``$ `` lines of the guide's console blocks, in order."""
+    commands, inside = [], False
+    for line in GUIDE.read_text(encoding="utf-8").splitlines():
+        if line.startswith("```"):
+            inside = line.strip() == "```console"
+            continue
+        if inside and line.startswith("$ "):
+            commands.append(line[2:])
+    return commands
+
+
+def test_every_guide_command_is_checked() -> None:
+    commands = guide_commands()
+    assert commands, "the guide has no commands"
+    assert len(commands) == len(set(commands))
+    assert set(commands) == set(COMMANDS), {
+        "in the guide, not checked": sorted(set(commands) - set(COMMANDS)),
+        "checked, not in the guide": sorted(set(COMMANDS) - set(commands)),
+    }
+
+
+def test_guide_commands_in_order(tmp_path: Path) -> None:
+    """Run the guide top to bottom in a scratch folder that sees the repository's examples."""
+    (tmp_path / "conformance").symlink_to(ROOT / "conformance")
+    env = {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"}
+    env.pop("PYTHONPATH", None)
+    for command in guide_commands():
+        expect = COMMANDS[command]
+        if expect.needs_node and shutil.which("node") is None:
+            print(f"skipped (node is not installed): {command}")
+            continue
+        proc = subprocess.run(["bash", "-c", command], cwd=tmp_path, env=env, capture_output=True,
+                              text=True, timeout=120, check=False)
+        out = proc.stdout + proc.stderr
+        assert proc.returncode == expect.code, f"{command}\nexit {proc.returncode}\n{out[-3000:]}"
+        if expect.check is not None:
+            expect.check(out, tmp_path)
+
+
+@pytest.mark.parametrize("name", ["hand_adapter.py", "greedy_adapter.py", "node/adapter.mjs"])
+def test_example_adapters_are_shown_in_the_guide(name: str) -> None:
+    assert f"../../conformance/examples/{name}" in GUIDE.read_text(encoding="utf-8")
