@@ -66,12 +66,14 @@ def test_session_replies_are_real_and_complete() -> None:
     assert queried == {c.removeprefix("query.") for c in CAPABILITIES if c.startswith("query.")}
 
 
-def test_include_if_exists(tmp_path: Path) -> None:
+def test_include_if_exists() -> None:
     present = "<!-- ginspec:include-if-exists conformance/schema/case.schema.json -->"
     missing = "<!-- ginspec:include-if-exists conformance/NO-SUCH-FILE.md -->"
-    source = [f"# T\n\n{present}\n\n{missing}\n"]
+    end = "<!-- ginspec:end-include -->"
+    source = [f"# T\n\n{present}\nfirst fallback\n{end}\n\n{missing}\nsecond fallback\n{end}\n"]
     ext.include_if_exists(None, "guides/protocol", source)  # type: ignore[arg-type]
-    assert "```{include} ../../conformance/schema/case.schema.json\n:heading-offset: 1\n```" in source[0]
+    assert "```{include} ../../conformance/schema/case.schema.json\n:heading-offset: 1\n" in source[0]
+    assert "first fallback" not in source[0] and "second fallback" in source[0]
     assert "NO-SUCH-FILE" not in source[0] and "ginspec:" not in source[0]
 
 

@@ -11,9 +11,10 @@ drift from the code):
   request handler), one request and reply of every kind;
 * ``{ginspec-version}`` ``NAME`` — one of the versions in ``ginspec.conformance.versions``.
 
-A line ``<!-- ginspec:include-if-exists PATH -->`` in a page becomes a MyST ``{include}`` of
-``PATH`` (relative to the repository root) when that file exists, so a document the conformance
-suite ships (such as ``conformance/PROTOCOL.md``) is shown the day it appears.
+A block from ``<!-- ginspec:include-if-exists PATH -->`` to ``<!-- ginspec:end-include -->``
+becomes a MyST ``{include}`` of ``PATH`` (relative to the repository root) when that file exists,
+and stays as written (the fallback) when it does not; so a document the conformance suite ships
+(``conformance/PROTOCOL.md``, ``CASES.md``) is shown, never copied, the day it appears.
 """
 
 from __future__ import annotations
@@ -31,7 +32,10 @@ from sphinx.application import Sphinx
 from sphinx.util.docutils import SphinxDirective
 
 ROOT = Path(__file__).resolve().parents[2]
-INCLUDE = re.compile(r"^<!-- ginspec:include-if-exists (\S+) -->$", re.MULTILINE)
+INCLUDE = re.compile(
+    r"^<!-- ginspec:include-if-exists (\S+) -->\n(.*?)^<!-- ginspec:end-include -->$",
+    re.MULTILINE | re.DOTALL,
+)
 
 JSONSchema = dict[str, Any]
 
@@ -322,9 +326,10 @@ def include_if_exists(app: Sphinx, docname: str, source: list[str]) -> None:
     def replace(match: re.Match[str]) -> str:
         path = ROOT / match.group(1)
         if not path.is_file():
-            return ""
+            return match.group(2)
         rel = Path("../" * docname.count("/")) / ".." / match.group(1)
-        return f"```{{include}} {rel.as_posix()}\n:heading-offset: 1\n```"
+        # links such as schema/x.json inside the file resolve next to it (download links)
+        return f"```{{include}} {rel.as_posix()}\n:heading-offset: 1\n:relative-docs: schema/\n```"
 
     source[0] = INCLUDE.sub(replace, source[0])
 
