@@ -71,13 +71,11 @@ def test_a_planted_difference_is_found_and_replays() -> None:
 
 
 KNOWN_OPENSPIEL = (
-    "hand over: peer True",                   # both take and return the upcard: void
     "legal actions in defender-layoff",       # chain stops after two cards / untargeted layoffs
     "legal actions in discard: +ours knock",  # 11-card deadwood miscounted: a knock refused
 )
 KNOWN_RLCARD = (
     "legal actions in discard: +peer knock",  # knock with the card just picked up
-    "legal actions in wall: +peer take-discard",  # wall pick-up without a knock
 )
 
 

@@ -50,6 +50,8 @@ MELD_BASE: Final = 56
 FIXED_RULES: Final[Mapping[str, Value]] = {
     "first_turn": "upcard_offer",
     "discard_taken_card": "always",
+    "take_and_return_void": True,
+    "discard_take_cap": 50,
     "undercut_on_tie": "no_score",
     "big_gin_bonus": 0,
     "knock_on_wall_draw": True,

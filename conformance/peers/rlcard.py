@@ -43,20 +43,15 @@ FIXED_RULES: Final[Mapping[str, Value]] = {
     "gin_compulsory": True,
     "big_gin_bonus": 0,
     "knock_on_wall_draw": True,
+    "take_and_return_void": False,
+    "discard_take_cap": 0,
+    "wall_action": "take_and_play_on",
     "knocker_may_lay_off": False,
     "ace_high_runs": False,
     "wraparound_runs": False,
     "ace_value": 1,
 }
 """The rule choices RLCard makes with no setting (our parameter names and values)."""
-
-
-WALL_ACTIONS: Final = ("take_and_knock_other_discard", "take_and_play_on")
-"""Accepted wall_action values. RLCard's wall: the player may pick up the discard (and need
-not knock: it may discard again and the hand goes on) or declare a dead hand. The catalogue has
-no value for "and need not knock" yet (``take_and_play_on`` is proposed in
-docs/conformance/peer-rules.md); until it has, the closest value is accepted and the
-difference shows in the live run."""
 
 
 class _ForcedShuffle:
@@ -108,6 +103,8 @@ class RLCardDriver(PeerDriver):
                 "automatic melding: no declarations, the best arrangement is taken",
                 "no layoffs: the defender's deadwood is counted before any layoff",
                 "gin names no discard: RLCard picks the card itself",
+                "after 200 moves (max_move_count) the only action is a dead hand; no parameter "
+                "models the cap",
                 "no rejection codes: an illegal action is refused as 'not among RLCard's "
                 "legal actions'",
                 "deadwood queries: RLCard counts deadwood of 10-card hands only; not declared "
@@ -140,9 +137,6 @@ class RLCardDriver(PeerDriver):
         limit = params.get("knock_limit", 10)
         if not isinstance(limit, int) or not 0 <= limit <= 10:
             reasons.append(f"knock_limit={limit!r}: RLCard plays 0..10")
-        if params.get("wall_action", WALL_ACTIONS[0]) not in WALL_ACTIONS:
-            reasons.append(f"wall_action={params['wall_action']!r}: at the wall RLCard lets the "
-                           "player take the discard and play on, or declare a dead hand")
         return reasons
 
     def new_hand(self, deal: Sequence[Card], dealer: int, params: Params) -> None:
