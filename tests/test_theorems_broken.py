@@ -193,3 +193,50 @@ def test_wrong_truth_table_fails_encoding_exact(monkeypatch: pytest.MonkeyPatch)
     monkeypatch.setattr(model_theorems, "run_coverable", lambda rules: tuple(forged))
     result = model_theorems.encoding_exact(STANDARD)
     assert not result.holds and "accepts" in (result.counterexample or "")
+
+
+def test_wrong_closed_form_fails_last_rank_closed_form() -> None:
+    from ginspec.reference.proofs.theorems import last_rank_closed_form
+
+    def forgets_three_of_four(total: Any, e: Any) -> Any:
+        return encoding.z3.If(total < 0, total, 0)  # only "none" and "all four"
+
+    assert last_rank_closed_form().holds
+    assert not last_rank_closed_form(forgets_three_of_four).holds
+
+
+def test_cross_suit_coupling_fails_suit_independence(monkeypatch: pytest.MonkeyPatch) -> None:
+    from ginspec.spec.formal.theorems import suit_independence
+
+    real_build = encoding.ArrangementEncoding._build
+
+    def coupled_build(self: encoding.ArrangementEncoding) -> None:
+        real_build(self)
+        for card, var in self.run_var.items():  # a club run card forbids the diamond of its rank
+            if card < 13 and card + 13 in self.run_var:
+                self.constraints.append(encoding.z3.Not(encoding.z3.And(var, self.run_var[card + 13])))
+
+    monkeypatch.setattr(encoding.ArrangementEncoding, "_build", coupled_build)
+    result = suit_independence(STANDARD)
+    assert not result.holds and "suit" in (result.counterexample or "")
+
+
+def test_negative_points_and_half_doubling_fail(monkeypatch: pytest.MonkeyPatch) -> None:
+    real = scoring_proofs.hand_score_terms
+
+    def pays_the_difference_anyway(ar: Arithmetic, outcome: Any, kd: Any, dd: Any, **kw: Any) -> HandScoreTerms:
+        t = real(ar, outcome, kd, dd, **kw)  # the knocker "scores" dd - kd even when it is negative
+        return replace(t, knocker=ar.ite(outcome == 0, dd - kd, t.knocker))
+
+    monkeypatch.setattr(scoring_proofs, "hand_score_terms", pays_the_difference_anyway)
+    failed = {r.name for r in scoring_proofs.prove_hand_scoring("hoyle") if not r.holds}
+    assert "NON-NEGATIVE" in failed
+
+    def doubles_only_the_knocker(ar: Arithmetic, outcome: Any, kd: Any, dd: Any, **kw: Any) -> HandScoreTerms:
+        doubled = kw["doubled"]
+        t = real(ar, outcome, kd, dd, **{**kw, "doubled": False})
+        return replace(t, knocker=t.knocker * ar.ite(doubled, 2, 1))
+
+    monkeypatch.setattr(scoring_proofs, "hand_score_terms", doubles_only_the_knocker)
+    failed = {r.name for r in scoring_proofs.prove_hand_scoring("oklahoma") if not r.holds}
+    assert "SPADE-DOUBLING" in failed

@@ -233,7 +233,19 @@ def set_choices_complete(
                          "_set_options and _SET_REMOVALS", None, time.perf_counter() - started)
 
 
-def last_rank_closed_form() -> TheoremResult:
+ClosedForm = Callable[[z3.ArithRef, Sequence[z3.ArithRef]], z3.ArithRef]
+
+
+def _four_closed_form(total: z3.ArithRef, e: Sequence[z3.ArithRef]) -> z3.ArithRef:
+    """``min(0, sum(e), sum(e) - max(e))``: what min_deadwood adds for a last rank held 4 times."""
+    top = e[0]
+    for x in e[1:]:
+        top = z3.If(x > top, x, top)
+    lowest = z3.If(total < 0, total, z3.IntVal(0))
+    return z3.If(total - top < lowest, total - top, lowest)
+
+
+def last_rank_closed_form(four_form: ClosedForm = _four_closed_form) -> TheoremResult:
     """Z3, all integers: the closed form min_deadwood uses for its last set rank equals the
     minimum over that rank's set options. With d[q] the run deadwood of suit q and d2[q] the same
     without the rank's card (d2 = d for a suit without it), e = d2 - d:
@@ -250,16 +262,10 @@ def last_rank_closed_form() -> TheoremResult:
             out = z3.If(x < out, x, out)
         return out
 
-    def zmax(*xs: z3.ArithRef) -> z3.ArithRef:
-        out = xs[0]
-        for x in xs[1:]:
-            out = z3.If(x > out, x, out)
-        return out
-
     base, total = z3.Sum(d), z3.Sum(e)
     options4 = [base, z3.Sum(d2)] + [z3.Sum([d[q] if q == p else d2[q] for q in range(4)])
                                       for p in range(4)]
-    four = zmin(*options4) == base + zmin(z3.IntVal(0), total, total - zmax(*e))
+    four = zmin(*options4) == base + four_form(total, e)
     results = []
     for absent in range(4):
         same = d2[absent] == d[absent]
