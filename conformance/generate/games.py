@@ -214,4 +214,5 @@ def game_cases() -> list[Case]:
     """Every game case, in a fixed order."""
     from ginspec.conformance.generate.explore import explored_cases
 
-    return [*full_hands(), *negative_cases(), *match_cases(), *explored_cases()]
+    base = [*full_hands(), *negative_cases(), *match_cases()]
+    return [*base, *explored_cases(base)]
