@@ -99,3 +99,36 @@ def test_protocol_page_lists_capabilities_and_version(site: Path) -> None:
     assert all(c in text for c in CAPABILITIES)
     assert f"PROTOCOL_VERSION = {PROTOCOL_VERSION}" in text
     assert '"cmd": "new_hand"' in text and '"accepted": false, "code": "' in text
+
+
+def test_session_messages_match_the_protocol_schema() -> None:
+    """The documented session, replayed against the reference, obeys protocol.schema.json."""
+    from jsonschema import Draft202012Validator
+
+    schema = ext.protocol_schema()
+    assert schema is not None
+
+    def check(ref: str, message: dict[str, Any]) -> None:
+        errors = list(Draft202012Validator({**schema, "$ref": ref}).iter_errors(message))
+        assert not errors, (ref, message, [e.message for e in errors])
+
+    adapter = ReferenceAdapter()
+    for request in ext.session_requests():
+        reply, _ = handle(adapter, request)
+        if request["cmd"] == "shuffle":  # the deliberately unknown command
+            check("#/$defs/error", reply)
+            continue
+        check("#/$defs/request", request)
+        check(f"#/$defs/reply_to/properties/{request['cmd']}", reply)
+
+
+def test_protocol_page_lists_every_command(site: Path) -> None:
+    schema = ext.protocol_schema()
+    assert schema is not None
+    page = (site / "guides" / "protocol.html").read_text(encoding="utf-8")
+    messages = text_of(site / "guides" / "protocol.html").split("Messages", 1)[1]
+    for cmd in schema["$defs"]["request"]["properties"]["cmd"]["enum"]:
+        assert cmd in messages
+    for name in schema["$defs"]:
+        if name not in ("request", "reply_to", "error"):
+            assert f'id="{ext.anchor(name, "protocol")}"' in page

@@ -9,6 +9,8 @@ drift from the code):
 * ``{ginspec-hello}`` — the fields of the ``hello`` reply (the ``Hello`` dataclass);
 * ``{ginspec-protocol-session}`` — a real session with the reference (``ginspec serve``'s own
   request handler), one request and reply of every kind;
+* ``{ginspec-protocol-schema}`` — each command's request and reply fields, from
+  ``conformance/schema/protocol.schema.json``;
 * ``{ginspec-version}`` ``NAME`` — one of the versions in ``ginspec.conformance.versions``.
 
 A block from ``<!-- ginspec:include-if-exists PATH -->`` to ``<!-- ginspec:end-include -->``
@@ -50,8 +52,8 @@ def case_schema() -> JSONSchema:
     return data
 
 
-def anchor(name: str) -> str:
-    return f"schema-{name.replace('_', '-')}"
+def anchor(name: str, prefix: str = "schema") -> str:
+    return f"{prefix}-{name.replace('_', '-')}"
 
 
 def cell(text: str) -> str:
@@ -62,35 +64,36 @@ def code(value: Any) -> str:
     return f"`{json.dumps(value)}`"
 
 
-def describe(schema: JSONSchema) -> str:
-    """One line for a (sub)schema: its type and constraints, definitions as links."""
+def describe(schema: JSONSchema, prefix: str = "schema") -> str:
+    """One line for a (sub)schema: its type and constraints, definitions as links to the
+    anchors ``PREFIX-NAME``."""
     if "$ref" in schema:
         name = str(schema["$ref"]).rsplit("/", 1)[-1]
-        return f'<a href="#{anchor(name)}">{name}</a>'
+        return f'<a href="#{anchor(name, prefix)}">{name}</a>'
     if "const" in schema:
         return "exactly " + code(schema["const"])
     if "enum" in schema:
         return "one of " + ", ".join(code(v) for v in schema["enum"])
     for key, word in (("oneOf", "either"), ("anyOf", "any of")):
         if key in schema:
-            return f"{word} " + " or ".join(describe(s) for s in schema[key])
+            return f"{word} " + " or ".join(describe(s, prefix) for s in schema[key])
     if "allOf" in schema:
-        return ", ".join(describe(s) for s in schema["allOf"])
+        return ", ".join(describe(s, prefix) for s in schema["allOf"])
     kind = schema.get("type")
     text = " or ".join(kind) if isinstance(kind, list) else str(kind or "")
     if kind == "null":
         text = code(None)
     if kind == "array" and "items" in schema:
-        text = f"array of {describe(schema['items'])}"
+        text = f"array of {describe(schema['items'], prefix)}"
     if kind == "object" and "properties" in schema:
         required = set(schema.get("required", []))
-        fields = [f"{code(n)}{'' if n in required else ' (optional)'}: {describe(s)}"
+        fields = [f"{code(n)}{'' if n in required else ' (optional)'}: {describe(s, prefix)}"
                   for n, s in schema["properties"].items()]
         text = "object with " + "; ".join(fields)
     elif kind == "object" and "additionalProperties" in schema:
         extra = schema["additionalProperties"]
         if isinstance(extra, dict):
-            text = f"object of {describe(extra)}"
+            text = f"object of {describe(extra, prefix)}"
     limits = []
     for key, word in (("minItems", "at least {} items"), ("maxItems", "at most {} items"),
                       ("minLength", "at least {} characters"), ("maxLength", "at most {} characters"),
@@ -102,7 +105,7 @@ def describe(schema: JSONSchema) -> str:
     if "pattern" in schema:
         limits.append(f"matching `{schema['pattern']}`")
     if "propertyNames" in schema:
-        limits.append(f"names {describe(schema['propertyNames']).removeprefix('str ')}")
+        limits.append(f"names {describe(schema['propertyNames'], prefix).removeprefix('str ')}")
     return ", ".join(x for x in [text, *limits] if x)
 
 
@@ -160,6 +163,48 @@ def describe_object(schema: JSONSchema) -> str:
     if "minProperties" in schema:
         bits.append(f"with at least {schema['minProperties']} of them")
     return ", ".join(bits) + ":"
+
+
+# --- the protocol schema -----------------------------------------------------------------
+
+
+def protocol_schema() -> JSONSchema | None:
+    """``conformance/schema/protocol.schema.json``, or None while the suite ships none."""
+    from ginspec.conformance.cases.store import SCHEMA_DIR
+
+    path = SCHEMA_DIR / "protocol.schema.json"
+    if not path.is_file():
+        return None
+    data: JSONSchema = json.loads(path.read_text(encoding="utf-8"))
+    return data
+
+
+def fields_text(schema: JSONSchema, skip: tuple[str, ...] = ("seq",)) -> str:
+    required = set(schema.get("required", []))
+    parts = [f"`{name}`{'' if name in required else ' (optional)'}: {describe(sub, 'protocol')}"
+             for name, sub in schema.get("properties", {}).items() if name not in skip]
+    return "; ".join(parts) or "—"
+
+
+def protocol_markdown(schema: JSONSchema) -> list[str]:
+    """One row per command: the request's fields and the reply's, from the protocol schema."""
+    defs = schema["$defs"]
+    request = defs["request"]
+    branches = {rule["if"]["properties"]["cmd"]["const"]: rule["then"]
+                for rule in request.get("allOf", []) if "then" in rule}
+    replies = defs["reply_to"]["properties"]
+    lines = [f"Schema `{schema['$id'].rsplit('/', 1)[-1]}` ({schema['title']}). Every request "
+             "has `seq` (an integer) and `cmd`; every reply repeats `seq`.", "",
+             "| `cmd` | request fields | reply fields |", "|---|---|---|"]
+    for cmd in request["properties"]["cmd"]["enum"]:
+        ask = fields_text(branches.get(cmd, {}))
+        answer = fields_text(replies.get(cmd, {}))
+        lines.append(f"| `{cmd}` | {cell(ask)} | {cell(answer)} |")
+    lines += ["", f"Any reply may instead be an error: {cell(fields_text(defs['error'], ()))}.", "",
+              "| name | value |", "|---|---|"]
+    lines += [f'| <span id="{anchor(n, "protocol")}"></span>`{n}` | {cell(describe(s, "protocol"))} |'
+              for n, s in defs.items() if n not in ("request", "reply_to", "error")]
+    return lines
 
 
 # --- the protocol ------------------------------------------------------------------------
@@ -310,6 +355,14 @@ class ProtocolSession(_Generated):
         return session_markdown()
 
 
+class ProtocolSchema(_Generated):
+    def lines(self) -> list[str]:
+        schema = protocol_schema()
+        if schema is None:
+            return ["The suite ships no protocol schema yet; the session above is the reference."]
+        return protocol_markdown(schema)
+
+
 class Version(SphinxDirective):
     required_arguments = 1
     NAMES: ClassVar[tuple[str, ...]] = ("PROTOCOL_VERSION", "CASE_FORMAT", "SUITE_VERSION",
@@ -339,6 +392,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_directive("ginspec-capabilities", Capabilities)
     app.add_directive("ginspec-hello", HelloFields)
     app.add_directive("ginspec-protocol-session", ProtocolSession)
+    app.add_directive("ginspec-protocol-schema", ProtocolSchema)
     app.add_directive("ginspec-version", Version)
     app.connect("source-read", include_if_exists)
     return {"version": "1", "parallel_read_safe": True}
