@@ -62,6 +62,14 @@ def greedy_fails(out: str, tmp: Path) -> None:
     assert "spec.minimum-four-fives-are-a-trap" in failed
     # Only minimum-deadwood answers are wrong: the hands still pass.
     assert all(r["kind"] == "query" for r in rows if r.get("status") == "fail")
+    page = (tmp / "report.html").read_text(encoding="utf-8")
+    assert "spec.minimum-four-fives-are-a-trap" in page and "<html" in page.lower()
+
+
+def pytest_items(out: str, _: Path) -> None:
+    """One pytest item per spec-example case: some pass, the undeclared ones are skipped."""
+    assert re.search(r"\b[1-9]\d* passed, [1-9]\d* skipped\b", out), out[-2000:]
+    assert "failed" not in out and "error" not in out
 
 
 def expect_fail_list(out: str, tmp: Path) -> None:
@@ -125,13 +133,15 @@ COMMANDS: dict[str, Expect] = {
     f"ginspec conform --adapter {NODE}": Expect(0, node_subset, needs_node=True),
     "echo '{\"seq\": 1, \"cmd\": \"hello\", \"protocol\": 1}' | ginspec serve": Expect(0, serve_hello),
     "ginspec conform --adapter 'cmd:ginspec serve' --profile pagat": Expect(0, pagat_only),
-    f"ginspec conform --adapter {GREEDY} --json report.jsonl": Expect(1, greedy_fails),
+    f"ginspec conform --adapter {GREEDY} --json report.jsonl --html report.html": Expect(1, greedy_fails),
     "python3 -c 'import json, sys; [print(r[\"id\"], \" # greedy melding\") for r in map(json.loads, "
     "open(sys.argv[1])) if r.get(\"status\") == \"fail\"]' report.jsonl > expect-fail.txt": Expect(0, expect_fail_list),
     f"ginspec conform --adapter {GREEDY} --expect-fail expect-fail.txt": Expect(0, all_expected),
     f"ginspec conform --adapter {PY} --expect-fail expect-fail.txt": Expect(1, unexpected_passes),
     f"ginspec conform --adapter {PY} --shard 1/2 --json shard-1.jsonl": Expect(0, all_pass),
     f"ginspec conform --adapter {PY} --shard 2/2 --json shard-2.jsonl": Expect(0, shards_cover),
+    f"pytest -q -p no:cacheprovider --ginspec-adapter {PY} --ginspec-cases 'spec.*'":
+        Expect(0, pytest_items),
 }
 
 
