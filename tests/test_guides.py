@@ -24,6 +24,7 @@ GUIDE = ROOT / "docs" / "guides" / "verify-your-implementation.md"
 
 PY = "python:ginspec.conformance.examples.hand_adapter:HandAdapter"
 GREEDY = "python:ginspec.conformance.examples.greedy_adapter:GreedyAdapter"
+MUTANT = "python:ginspec.conformance.mutants:DiscardRestrictionOff"
 NODE = "'cmd:node conformance/examples/node/adapter.mjs'"
 
 Check = Callable[[str, Path], None]
@@ -64,6 +65,24 @@ def greedy_fails(out: str, tmp: Path) -> None:
     assert all(r["kind"] == "query" for r in rows if r.get("status") == "fail")
     page = (tmp / "report.html").read_text(encoding="utf-8")
     assert "spec.minimum-four-fives-are-a-trap" in page and "<html" in page.lower()
+
+
+def no_divergence(out: str, _: Path) -> None:
+    assert "no divergence in 20 hand(s) of pagat" in out, out
+
+
+def live_case_written(out: str, tmp: Path) -> None:
+    written = sorted((tmp / "live").glob("*.json"))
+    assert len(written) == 1 and "minimal case" in out, out
+    assert json.loads(written[0].read_text())["origin"] == "generated"
+
+
+def one_case(status: str) -> Check:
+    def check(out: str, _: Path) -> None:
+        assert re.search(rf"^1 cases in .*: {1 if status == 'passed' else 0} passed, "
+                         rf"{1 if status == 'failed' else 0} failed", out, re.MULTILINE), out
+
+    return check
 
 
 def pytest_items(out: str, _: Path) -> None:
@@ -140,6 +159,11 @@ COMMANDS: dict[str, Expect] = {
     f"ginspec conform --adapter {PY} --expect-fail expect-fail.txt": Expect(1, unexpected_passes),
     f"ginspec conform --adapter {PY} --shard 1/2 --json shard-1.jsonl": Expect(0, all_pass),
     f"ginspec conform --adapter {PY} --shard 2/2 --json shard-2.jsonl": Expect(0, shards_cover),
+    f"ginspec conform --live --adapter {PY} --profile pagat --seed 1 --hands 20": Expect(0, no_divergence),
+    f"ginspec conform --live --adapter {MUTANT} --profile pagat --seed 1 --hands 20 --out live":
+        Expect(1, live_case_written),
+    f"ginspec conform --adapter {MUTANT} --suite live": Expect(1, one_case("failed")),
+    "ginspec conform --adapter reference --suite live": Expect(0, one_case("passed")),
     f"pytest -q -p no:cacheprovider --ginspec-adapter {PY} --ginspec-cases 'spec.*'":
         Expect(0, pytest_items),
 }
