@@ -168,6 +168,14 @@ def check_checkpoint(
                     "legal_actions", sorted(want), got, f"missing {missing}, extra {extra}"
                 )
             continue
+        if name in ("legal_includes", "legal_excludes"):
+            have = set(legal or [])
+            wrong = sorted(set(want) - have) if name == "legal_includes" else \
+                sorted(set(want) & have)
+            if wrong:
+                return Mismatch(name, sorted(want), sorted(have),
+                                f"{'not legal' if name == 'legal_includes' else 'legal'}: {wrong}")
+            continue
         if name == "legal_count":
             got_n = len(legal or [])
             if got_n != want:

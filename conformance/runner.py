@@ -337,11 +337,13 @@ class Runner:
             return ()
 
     def _checkpoint(self, point: Mapping[str, Any]) -> Mismatch | None:
-        wants_legal = "legal_actions" in point or "legal_count" in point
+        wants_legal = any(k in point for k in ("legal_actions", "legal_count", "legal_includes",
+                                                "legal_excludes"))
         legal = self.adapter.legal_actions() if wants_legal else None
         if legal is not None:
             check_action_texts(legal)
-        others = {k for k in point if k not in ("after", "legal_actions", "legal_count", "clause")}
+        others = {k for k in point if k not in ("after", "legal_actions", "legal_count", "clause",
+                                                "legal_includes", "legal_excludes")}
         observation = self.adapter.observe() if others else {}
         return check_checkpoint(
             {k: v for k, v in point.items() if k != "clause"}, observation, legal

@@ -198,7 +198,70 @@ def _knock_limit(ex: Example) -> list[Case]:
                       expect={"limit": int(d["limit"])})]
 
 
+def _play(ex: Example) -> list[Case]:
+    """A position reached by legal actions from a deal, with what the spec says about it."""
+    from ginspec.conformance.adapters.reference_game import CHANCE_PLAYER
+    from ginspec.conformance.generate.games import DEAL_CLAUSES, known
+    from ginspec.reference.game import Deal, HandState, parse_action, rules_for_profile
+    from ginspec.reference.game.state import CHANCE
+
+    d = ex.data
+    profile = str(d["profile"])
+    overrides = dict(d.get("overrides", {}))
+    deal = Deal.from_hands(d["non_dealer"], d["dealer_cards"], d.get("upcard"),
+                           d.get("stock", ""), int(d.get("dealer", 0)))
+    state = HandState.new(deal, rules_for_profile(profile, overrides))
+    steps: list[dict[str, Any]] = []
+    for text in d["actions"]:
+        # Who acts is part of the input (the spec lists the actions in turn order).
+        who: Any = CHANCE_PLAYER if state.to_move == CHANCE else state.to_move
+        steps.append({"player": who, "action": str(parse_action(text)) if not text.startswith(
+            ("declare", "meld")) else text, "expect": "accepted"})
+        state = state.apply(text)
+    point: dict[str, Any] = {"after": len(steps)}
+    if "phase" in d:
+        point["phase"] = d["phase"]
+    if "to_move" in d:
+        point["to_act"] = d["to_move"]
+    if d.get("legal"):
+        point["legal_includes"] = sorted({str(parse_action(t)) for t in d["legal"]})
+    if d.get("illegal"):
+        point["legal_excludes"] = sorted({str(parse_action(t)) for t in d["illegal"]})
+    requires = ["hand"]
+    if "legal_includes" in point or "legal_excludes" in point:
+        requires.append("legal-actions")
+    violates: list[str] = []
+    if "rejected" in d:
+        who = CHANCE_PLAYER if state.to_move == CHANCE else state.to_move
+        if who is None:  # the hand is over: the last mover tries again
+            who = steps[-1]["player"] if steps else 0
+        step: dict[str, Any] = {"player": who, "action": str(d["rejected"]),
+                                "expect": {"rejected": str(d["code"])}}
+        clause = str(d.get("clause", ex.clause))
+        if clause in registry():
+            step["clause"] = clause
+            violates.append(clause)
+        steps.append(step)
+        requires.append("rejection-codes")
+    verbs = {s["action"].split()[0] for s in steps}
+    if verbs & {"declare", "meld"}:
+        requires.append("melding.explicit")
+    if "layoff" in verbs:
+        requires.append("layoff.explicit")
+    result = {k: d[k] for k in ("outcome", "points") if k in d}
+    checkpoints = [point] if len(point) > 1 else []
+    extra: dict[str, Any] = {"result": result} if result else {}
+    base = _base(ex, "play", f"a position of {profile} after {len(d['actions'])} actions",
+                 violated=bool(violates))
+    base.update(kind="hand", profile=profile, overrides=overrides, requires=requires,
+                clauses=known([ex.clause, *DEAL_CLAUSES]), violates=violates,
+                decides=[ex.clause] if result else [])
+    return [Case.make(**base, deals=[{"dealer": deal.dealer, "deck": deal.tokens()}],
+                      steps=steps, checkpoints=checkpoints, **extra)]
+
+
 CONVERTERS: Final[dict[str, Callable[[Example], list[Case]]]] = {
+    "play": _play,
     "card": _card,
     "meld": _meld,
     "deadwood": _deadwood,
@@ -211,6 +274,7 @@ CONVERTERS: Final[dict[str, Callable[[Example], list[Case]]]] = {
 NOT_CONVERTED: Final[dict[str, str]] = {
     "cards": "lists of cards and the internal 52-bit encoding are not part of the adapter "
     "interface",
+    "action": "the action grammar's canonical spelling is checked through every case's actions",
     "meld-rules": "parameter validation of the meld rules is checked by the reference's own tests",
 }
 
