@@ -32,7 +32,9 @@ HOMEPAGES: dict[str, str] = {
 def result_json(r: PeerResult) -> JSONObject:
     """A peer's result in the case format's ``result`` fields."""
     if r.outcome == "void":
-        out: JSONObject = {"outcome": "void", "knocker": None, "winner": None}
+        # The case format writes a void hand's deadwood as [0, 0] (nobody counts).
+        out: JSONObject = {"outcome": "void", "knocker": None, "winner": None,
+                           "deadwood": [0, 0]}
         if r.points is not None:
             out["points"] = [0, 0]
             out["boxes"] = [0, 0]
