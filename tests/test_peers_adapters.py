@@ -76,3 +76,14 @@ def test_regression_cases_are_fresh_and_the_reference_passes_them(tmp_path: Path
                  "--suite", str(REGRESSIONS)])
     counts = json.loads(report.read_text().splitlines()[-1])["counts"]
     assert code == 0 and counts["pass"] == len(fresh), counts
+
+
+@pytest.mark.parametrize("peer", ["openspiel", "rlcard"])
+def test_smoke(peer: str) -> None:
+    """`ginspec conform --smoke --adapter PEER`: the adapter speaks the protocol."""
+    pytest.importorskip("ginspec.conformance.adapters.base",
+                        reason="the conformance runner has not landed")
+    driver_or_skip(peer)
+    from ginspec.conformance.cli import main
+
+    assert main(["conform", "--smoke", "--adapter", peer]) == 0
