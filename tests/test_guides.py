@@ -196,10 +196,12 @@ def test_guide_commands_in_order(tmp_path: Path) -> None:
     (tmp_path / "conformance").symlink_to(ROOT / "conformance")
     env = {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"}
     env.pop("PYTHONPATH", None)
+    not_run = []
     for command in guide_commands():
         expect = COMMANDS[command]
         if expect.needs_node and shutil.which("node") is None:
             print(f"skipped (node is not installed): {command}")
+            not_run.append(command)
             continue
         proc = subprocess.run(["bash", "-c", command], cwd=tmp_path, env=env, capture_output=True,
                               text=True, timeout=120, check=False)
@@ -207,6 +209,8 @@ def test_guide_commands_in_order(tmp_path: Path) -> None:
         assert proc.returncode == expect.code, f"{command}\nexit {proc.returncode}\n{out[-3000:]}"
         if expect.check is not None:
             expect.check(out, tmp_path)
+    if not_run:  # everything else passed; say loudly what could not be checked here
+        pytest.skip(f"node is not installed: {len(not_run)} guide commands not run: {not_run}")
 
 
 @pytest.mark.parametrize("name", ["hand_adapter.py", "greedy_adapter.py", "node/adapter.mjs"])
