@@ -47,14 +47,16 @@ class BuiltSuite:
 
 def gather() -> tuple[list[Case], list[dict[str, str]]]:
     """Every case family, in a fixed order; plus the spec examples that were not converted."""
+    from ginspec.conformance.generate.casebook import casebook_cases
     from ginspec.conformance.generate.examples import example_cases
     from ginspec.conformance.generate.games import game_cases
     from ginspec.conformance.generate.queries import query_cases
 
     spec_cases, unconverted = example_cases()
-    cases = [*spec_cases, *query_cases(), *game_cases()]
+    ruled, unruled = casebook_cases()
+    cases = [*spec_cases, *query_cases(), *game_cases(), *ruled]
     notes = [{"example": u.example, "kind": u.kind, "reason": u.reason} for u in unconverted]
-    return cases, notes
+    return cases, [*notes, *unruled]
 
 
 def dedupe(cases: Iterable[Case]) -> list[Case]:

@@ -1,0 +1,185 @@
+"""Casebook rulings as conformance cases (origin ``casebook``).
+
+Every expectation of every ruling in ``spec/casebook/`` becomes one hand case: a deal that gives
+the knocker its kept cards plus one card to throw (taken from the stock, or the Oklahoma upcard
+when the knocker holds it), then the knock, the declaration, the defender's melds and layoffs and
+the knocker's layoffs exactly as the adjudicator ruled, and the hand result. Before a case is
+kept, the engine's points and deadwood are checked against the ruling file's own hand-derived
+expectation, so a case can never drift from the casebook. An expected illegal knock becomes a
+negative case: the knock is refused with its code.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from ginspec.conformance.adapters.reference_game import hand_result
+from ginspec.conformance.cases import Case
+from ginspec.conformance.generate.games import checkpoint, deal_json, known
+from ginspec.reference.game import Deal, HandState, Rejection, rules_for_profile
+from ginspec.reference.melds import min_deadwood, min_deadwood_after_discard
+from ginspec.reference.rulings import Expectation, RulingCase, casebook, rule
+from ginspec.spec.cards import Card, card_str
+
+DEAL_CLAUSES = ("DEAL.DECK-ORDER", "DEAL.HANDS", "DEAL.STOCK", "DEAL.UPCARD")
+REQUIRES = ["hand", "legal-actions", "melding.explicit", "layoff.explicit"]
+KNOCKER, DEFENDER = 1, 0
+"""The knocker is the non-dealer (player 1); the defender deals (player 0)."""
+
+
+class NotPlayable(Exception):
+    """This expectation cannot be reached from a deal (reported, never silently dropped)."""
+
+
+def _cards(cards: Any) -> str:
+    return " ".join(card_str(c) for c in cards)
+
+
+def _melds(melds: list[list[str]]) -> str:
+    return " / ".join(" ".join(m) for m in melds)
+
+
+def _opening(case: RulingCase, exp: Expectation, discard: Card | None) -> tuple[Deal, list[tuple[int, str]], Card]:
+    """The deal, the moves up to (not including) the knock, and the card the knock throws."""
+    held = set(case.knocker) | set(case.defender)
+    free = [c for c in range(52) if c not in held]
+    upcard = exp.upcard if exp.upcard is not None else case.upcard
+    rules = rules_for_profile(exp.profile, dict(exp.overrides))
+    kept = list(case.knocker)
+    if len(kept) == 11:  # big gin or a best discard chosen by the adjudicator: draw one of the 11
+        throw = discard if discard is not None else kept[-1]
+        kept.remove(throw)
+    else:  # a card that does not improve the kept ten, so the ruled position is what is played
+        best = min_deadwood(kept, rules.meld_rules)
+        throw = next(c for c in free if min_deadwood_after_discard([*kept, c], rules.meld_rules) >= best)
+        free.remove(throw)
+    if rules.first_turn == "eleven_card_start":
+        return Deal.from_hands(_cards([*kept, throw]), _cards(case.defender), None, dealer=DEFENDER), [], throw
+    if upcard is not None and upcard in case.defender:
+        raise NotPlayable("the upcard is in the defender's hand")
+    if upcard is not None and upcard in kept:
+        if len(case.knocker) == 11:
+            raise NotPlayable("eleven cards with the upcard among them")
+        hand = [c for c in kept if c != upcard] + [throw]
+        deal = Deal.from_hands(_cards(hand), _cards(case.defender), card_str(upcard), dealer=DEFENDER)
+        return deal, [(KNOCKER, "take-upcard")], throw
+    face_up = upcard if upcard is not None else free.pop(0)
+    deal = Deal.from_hands(_cards(kept), _cards(case.defender), card_str(face_up), card_str(throw), dealer=DEFENDER)
+    return deal, [(KNOCKER, "pass"), (DEFENDER, "pass"), (KNOCKER, "draw-stock")], throw
+
+
+def _script(case: RulingCase, exp: Expectation) -> tuple[Deal, list[tuple[int, str]], bool]:
+    """The deal and every move of the ruled hand; the flag says the knock or the declaration that
+    follows it must be refused (an illegal knock)."""
+    ruling = rule(case, exp).to_json()
+    discard = ruling["discard"]
+    deal, moves, throw = _opening(case, exp, None if discard is None else _card(discard))
+    knock = f"knock {card_str(throw)}"
+    if ruling["outcome"] == "illegal-knock":
+        declared = exp.knocker_melds if exp.knocker_melds is not None else case.knocker_melds
+        if declared is None:  # no arrangement reaches the limit: the knock itself is refused
+            return deal, [*moves, (KNOCKER, knock)], True
+        declare = "declare " + " / ".join(_cards(m) for m in declared)
+        return deal, [*moves, (KNOCKER, knock), (KNOCKER, declare)], True
+    moves.append((KNOCKER, "big-gin" if ruling["outcome"] == "big-gin" else knock))
+    moves.append((KNOCKER, "declare " + _melds(ruling["declaration"]["melds"])))
+    defence = ruling["defender"]
+    if defence is not None:
+        if defence["melds"]:
+            moves.append((DEFENDER, "meld " + _melds(defence["melds"])))
+        moves.extend((DEFENDER, lay["action"]) for lay in defence["layoffs"])
+    if ruling["knocker_layoffs"]:
+        moves.append((DEFENDER, "done"))
+        moves.extend((KNOCKER, lay["action"]) for lay in ruling["knocker_layoffs"])
+    return deal, moves, False
+
+
+def _card(text: str) -> Card:
+    from ginspec.spec.cards import parse_card
+
+    return parse_card(text)
+
+
+def _play(deal: Deal, moves: list[tuple[int, str]], exp: Expectation, refused_last: bool) -> tuple[Any, ...]:
+    rules = rules_for_profile(exp.profile, dict(exp.overrides))
+    state = start = HandState.new(deal, rules)
+    steps: list[dict[str, Any]] = []
+    rejection: Rejection | None = None
+    knock_at = next((i for i, (_, a) in enumerate(moves) if a.startswith(("knock", "big-gin"))), len(moves))
+    for i, (player, action) in enumerate(moves):
+        try:
+            state = state.apply(action, player)
+        except Rejection as exc:
+            if not (refused_last and i >= knock_at):
+                raise NotPlayable(f"{action!r} refused: {exc}") from None
+            rejection = exc
+            steps.append(
+                {"player": player, "action": action, "expect": {"rejected": exc.code.value}, "clause": exc.clause}
+            )
+            break
+        steps.append({"player": player, "action": action, "expect": "accepted"})
+    guard = 0
+    while rejection is None and not state.is_over and "layoff" in state.phase.value and guard < 4:
+        player = state.to_move
+        steps.append({"player": player, "action": "done", "expect": "accepted"})
+        state = state.apply("done", player)
+        guard += 1
+    if rejection is None and not state.is_over:
+        raise NotPlayable(f"the hand did not end (phase {state.phase.value})")
+    return start, state, steps, rejection
+
+
+def _check(case: RulingCase, exp: Expectation, final: HandState) -> None:
+    """The engine's result must be the ruling file's declared one (hand-derived)."""
+    result = final.result
+    assert result is not None
+    if exp.points is not None:
+        got = (result.points[KNOCKER], result.points[DEFENDER])
+        if got != exp.points:
+            raise AssertionError(f"{case.id} {exp.label}: engine points {got}, ruling {exp.points}")
+    if exp.deadwood is not None:
+        got = (result.deadwood[KNOCKER], result.deadwood[DEFENDER])
+        if got != exp.deadwood:
+            raise AssertionError(f"{case.id} {exp.label}: engine deadwood {got}, ruling {exp.deadwood}")
+
+
+def casebook_cases() -> tuple[list[Case], list[dict[str, str]]]:
+    """One case per casebook expectation, and a note for each that no deal can reach."""
+    cases: list[Case] = []
+    notes: list[dict[str, str]] = []
+    for case in casebook():
+        stem = Path(case.path).stem
+        for number, exp in enumerate(case.expectations, 1):
+            case_id = f"casebook.{case.id.lower()}.{number}"
+            try:
+                deal, moves, refused = _script(case, exp)
+                start, final, steps, rejection = _play(deal, moves, exp, refused)
+            except NotPlayable as why:
+                notes.append({"example": f"{case.id} #{number}", "kind": "casebook", "reason": str(why)})
+                continue
+            if rejection is None:
+                _check(case, exp, final)
+            extra: dict[str, Any] = (
+                {"violates": known([rejection.clause])}
+                if rejection is not None
+                else {"result": hand_result(final), "decides": known(final.result.score.clauses)}  # type: ignore[union-attr]
+            )
+            cases.append(
+                Case.make(
+                    id=case_id,
+                    kind="hand",
+                    origin="casebook",
+                    description=f"casebook {case.id} ({case.title}) under {exp.label}: {exp.outcome}",
+                    clauses=known([*DEAL_CLAUSES, *case.clauses]),
+                    profile=exp.profile,
+                    overrides=dict(exp.overrides),
+                    requires=[*REQUIRES, *(["rejection-codes"] if rejection is not None else [])],
+                    source={"generator": "casebook", "ruling": f"spec/casebook/{stem}.toml", "expectation": number},
+                    deals=[deal_json(start)],
+                    steps=steps,
+                    checkpoints=[checkpoint(start, 0, legal=True), checkpoint(final, len(steps), legal=False)],
+                    **extra,
+                )
+            )
+    return cases, notes
