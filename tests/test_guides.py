@@ -14,6 +14,7 @@ import shutil
 import subprocess
 import sys
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -37,6 +38,9 @@ class Expect:
     code: int
     check: Check | None = None
     needs_node: bool = False
+    chain: str = ""
+    """Commands with the same chain use each other's files and run in guide order; chains and
+    lone commands run side by side."""
 
 
 def summary(out: str) -> dict[str, int]:
@@ -143,8 +147,8 @@ def pagat_only(out: str, _: Path) -> None:
 COMMANDS: dict[str, Expect] = {
     f"ginspec conform --adapter {PY} --smoke": Expect(0, smoke_ok),
     f"ginspec conform --adapter {PY}": Expect(0, all_pass),
-    "cp conformance/examples/hand_adapter.py my_adapter.py": Expect(0),
-    "PYTHONPATH=. ginspec conform --adapter python:my_adapter:HandAdapter": Expect(0, all_pass),
+    "cp conformance/examples/hand_adapter.py my_adapter.py": Expect(0, chain="copy"),
+    "PYTHONPATH=. ginspec conform --adapter python:my_adapter:HandAdapter": Expect(0, all_pass, chain="copy"),
     "echo '{\"seq\": 1, \"cmd\": \"query\", \"what\": \"deadwood\", \"cards\": [\"5C\", \"6C\", \"7C\", "
     "\"5D\", \"6D\", \"7D\", \"5H\", \"5S\"]}' | node conformance/examples/node/adapter.mjs":
         Expect(0, node_deadwood, needs_node=True),
@@ -152,18 +156,20 @@ COMMANDS: dict[str, Expect] = {
     f"ginspec conform --adapter {NODE}": Expect(0, node_subset, needs_node=True),
     "echo '{\"seq\": 1, \"cmd\": \"hello\", \"protocol\": 1}' | ginspec serve": Expect(0, serve_hello),
     "ginspec conform --adapter 'cmd:ginspec serve' --profile pagat": Expect(0, pagat_only),
-    f"ginspec conform --adapter {GREEDY} --json report.jsonl --html report.html": Expect(1, greedy_fails),
+    f"ginspec conform --adapter {GREEDY} --json report.jsonl --html report.html":
+        Expect(1, greedy_fails, chain="report"),
     "python3 -c 'import json, sys; [print(r[\"id\"], \" # greedy melding\") for r in map(json.loads, "
-    "open(sys.argv[1])) if r.get(\"status\") == \"fail\"]' report.jsonl > expect-fail.txt": Expect(0, expect_fail_list),
-    f"ginspec conform --adapter {GREEDY} --expect-fail expect-fail.txt": Expect(0, all_expected),
-    f"ginspec conform --adapter {PY} --expect-fail expect-fail.txt": Expect(1, unexpected_passes),
-    f"ginspec conform --adapter {PY} --shard 1/2 --json shard-1.jsonl": Expect(0, all_pass),
-    f"ginspec conform --adapter {PY} --shard 2/2 --json shard-2.jsonl": Expect(0, shards_cover),
+    "open(sys.argv[1])) if r.get(\"status\") == \"fail\"]' report.jsonl > expect-fail.txt":
+        Expect(0, expect_fail_list, chain="report"),
+    f"ginspec conform --adapter {GREEDY} --expect-fail expect-fail.txt": Expect(0, all_expected, chain="report"),
+    f"ginspec conform --adapter {PY} --expect-fail expect-fail.txt": Expect(1, unexpected_passes, chain="report"),
+    f"ginspec conform --adapter {PY} --shard 1/2 --json shard-1.jsonl": Expect(0, all_pass, chain="report"),
+    f"ginspec conform --adapter {PY} --shard 2/2 --json shard-2.jsonl": Expect(0, shards_cover, chain="report"),
     f"ginspec conform --live --adapter {PY} --profile pagat --seed 1 --hands 20": Expect(0, no_divergence),
     f"ginspec conform --live --adapter {MUTANT} --profile pagat --seed 1 --hands 20 --out live":
-        Expect(1, live_case_written),
-    f"ginspec conform --adapter {MUTANT} --suite live": Expect(1, one_case("failed")),
-    "ginspec conform --adapter reference --suite live": Expect(0, one_case("passed")),
+        Expect(1, live_case_written, chain="live"),
+    f"ginspec conform --adapter {MUTANT} --suite live": Expect(1, one_case("failed"), chain="live"),
+    "ginspec conform --adapter reference --suite live": Expect(0, one_case("passed"), chain="live"),
     f"pytest -q -p no:cacheprovider --ginspec-adapter {PY} --ginspec-cases 'spec.*'":
         Expect(0, pytest_items),
 }
@@ -192,10 +198,12 @@ def test_every_guide_command_is_checked() -> None:
 
 
 def test_guide_commands_in_order(tmp_path: Path) -> None:
-    """Run the guide top to bottom in a scratch folder that sees the repository's examples."""
+    """Run the guide in a scratch folder that sees the repository's examples: each chain of
+    dependent commands in guide order, independent chains side by side."""
     (tmp_path / "conformance").symlink_to(ROOT / "conformance")
     env = {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"}
     env.pop("PYTHONPATH", None)
+    chains: dict[str, list[str]] = {}
     not_run = []
     for command in guide_commands():
         expect = COMMANDS[command]
@@ -203,12 +211,21 @@ def test_guide_commands_in_order(tmp_path: Path) -> None:
             print(f"skipped (node is not installed): {command}")
             not_run.append(command)
             continue
-        proc = subprocess.run(["bash", "-c", command], cwd=tmp_path, env=env, capture_output=True,
-                              text=True, timeout=120, check=False)
-        out = proc.stdout + proc.stderr
-        assert proc.returncode == expect.code, f"{command}\nexit {proc.returncode}\n{out[-3000:]}"
-        if expect.check is not None:
-            expect.check(out, tmp_path)
+        chains.setdefault(expect.chain or command, []).append(command)
+
+    def run_chain(commands: list[str]) -> None:
+        for command in commands:
+            expect = COMMANDS[command]
+            proc = subprocess.run(["bash", "-c", command], cwd=tmp_path, env=env, capture_output=True,
+                                  text=True, timeout=300, check=False)
+            out = proc.stdout + proc.stderr
+            assert proc.returncode == expect.code, f"{command}\nexit {proc.returncode}\n{out[-3000:]}"
+            if expect.check is not None:
+                expect.check(out, tmp_path)
+
+    with ThreadPoolExecutor(max_workers=3) as pool:
+        for future in [pool.submit(run_chain, c) for c in chains.values()]:
+            future.result()
     if not_run:  # everything else passed; say loudly what could not be checked here
         pytest.skip(f"node is not installed: {len(not_run)} guide commands not run: {not_run}")
 
