@@ -181,9 +181,9 @@ def check_checkpoint(
             if got_n != want:
                 return Mismatch("legal_count", want, got_n)
             continue
-        got = observation.get(name)
-        if isinstance(want, bool) != isinstance(got, bool) or got != want:
-            return Mismatch(name, want, got)
+        seen = observation.get(name)
+        if isinstance(want, bool) != isinstance(seen, bool) or seen != want:
+            return Mismatch(name, want, seen)
     return None
 
 

@@ -89,8 +89,8 @@ def run_live(adapter: Adapter, hello: Hello, profile: str, seed: int, hands: int
             trace.steps.append({"player": player, "action": action, "expect": expect})
             verdict = adapter.apply(player, action)
             want_ok = rejection is None
-            if verdict.accepted != want_ok or (codes and not want_ok
-                                               and verdict.code != rejection.code.value):
+            want_code = None if rejection is None else rejection.code.value
+            if verdict.accepted != want_ok or (codes and not want_ok and verdict.code != want_code):
                 got = "accepted" if verdict.accepted else f"rejected {verdict.code}"
                 trace.message = f"step {len(trace.steps) - 1} {action!r}: expected {expect}, got {got}"
                 raise Divergence(trace.message)

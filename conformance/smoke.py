@@ -67,7 +67,10 @@ def smoke(adapter: Adapter, hello: Hello, out: TextIO) -> int:
                     return f"answer field {name!r} should be {typ.__name__}: {answer.get(name)!r}"
             return None
 
-        attempt(f"query {what}", lambda w=what, a=args: adapter.query(w, a, None, {}), shape)
+        def ask(w: str = what, a: dict[str, Any] = args) -> Any:
+            return adapter.query(w, a, None, {})
+
+        attempt(f"query {what}", ask, shape)
     if "hand" in hello.capabilities and hello.profiles:
         profile = hello.profiles[0]
         attempt("new_hand", lambda: adapter.new_hand(profile, {}, SMOKE_DEAL), lambda _: None)

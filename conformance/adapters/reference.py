@@ -134,13 +134,15 @@ class ReferenceAdapter(Adapter):
         return list(self._driver().legal_actions())
 
     def apply(self, player: int | str, action: str) -> Verdict:
-        return self._driver().apply(player, action)
+        verdict: Verdict = self._driver().apply(player, action)
+        return verdict
 
     def observe(self) -> JSONObject:
         return dict(self._driver().observe())
 
     def result(self) -> JSONObject | None:
-        return self._driver().result()
+        result: JSONObject | None = self._driver().result()
+        return result
 
     def _driver(self) -> Any:
         if self._game is None:

@@ -126,7 +126,7 @@ class Case:
             data.pop("decides", None)
         data["requires"] = sorted(set(data["requires"]))
         data["fingerprint"] = fingerprint_of(data)
-        ordered = {k: data[k] for k in FIELD_ORDER if k in data}
+        ordered: dict[str, JSON] = {k: data[k] for k in FIELD_ORDER if k in data}
         extra = set(data) - set(FIELD_ORDER)
         if extra:
             raise CaseFormatError(f"case {data.get('id')}: unknown field(s) {sorted(extra)}")

@@ -157,7 +157,8 @@ def run_conform(args: argparse.Namespace) -> int:
     from ginspec.conformance.reports.terminal import print_summary
 
     print_summary(summary, sys.stdout, verbose=args.verbose)
-    return summary.exit_code
+    code: int = summary.exit_code
+    return code
 
 
 def _run_with_progress(runner: Runner, cases: list[Any], quiet: bool) -> Any:

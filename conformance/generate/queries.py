@@ -289,9 +289,9 @@ def query_cases(seed: int = SEED) -> Iterator[Case]:
     for _ in range(30):
         yield melds_count_case(_clustered_hand(rng, rng.choice((8, 10, 11, 13))), {})
     for n in range(100):
-        params: dict[str, Any] = {}
+        knock_params: dict[str, Any] = {}
         if n % 10 == 3:
-            params = {"knock_limit": rng.choice((0, 1, 5, 7))}
+            knock_params = {"knock_limit": rng.choice((0, 1, 5, 7))}
         elif n % 10 == 9:
-            params = {"ace_high_runs": True}
-        yield knock_case(_clustered_hand(rng, 11), params)
+            knock_params = {"ace_high_runs": True}
+        yield knock_case(_clustered_hand(rng, 11), knock_params)
