@@ -22,9 +22,16 @@ from ginspec.conformance.adapters.reference_game import (
     observation,
 )
 from ginspec.conformance.cases import Case, CaseFormatError
-from ginspec.conformance.generate.games import deal_json
-from ginspec.conformance.generate.playouts import actor, engine_player, probes, rejection_of
+from ginspec.conformance.generate.games import DEAL_CLAUSES, deal_json, known
+from ginspec.conformance.generate.playouts import (
+    action_clause,
+    actor,
+    engine_player,
+    probes,
+    rejection_of,
+)
 from ginspec.reference.game import HandState, deal_from_seed, rules_for_profile
+from ginspec.spec.clauses import registry
 from ginspec.spec.profiles import profiles
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
@@ -86,7 +93,9 @@ def run_live(adapter: Adapter, hello: Hello, profile: str, seed: int, hands: int
                 player = actor(state)
             rejection = rejection_of(state, player, action)
             expect: Any = "accepted" if rejection is None else {"rejected": rejection.code.value}
-            trace.steps.append({"player": player, "action": action, "expect": expect})
+            clause = rejection.clause if rejection is not None else action_clause(state, action)
+            trace.steps.append({"player": player, "action": action, "expect": expect,
+                                "clause": clause})
             verdict = adapter.apply(player, action)
             want_ok = rejection is None
             want_code = None if rejection is None else rejection.code.value
@@ -154,14 +163,18 @@ def _write_case(trace: Trace, profile: str, hello: Hello, out: Path) -> Path:
     fields: dict[str, Any] = {}
     if trace.result is not None and trace.message.startswith("result"):
         fields["result"] = trace.result
+    steps = [{k: v for k, v in s.items() if k != "clause" or v in registry()}
+             for s in trace.steps]
     point = dict(trace.checkpoint)
     point["after"] = min(point["after"], len(trace.steps))
     case = Case.make(
         id=f"live.{profile}.s{trace.seed}.n{len(trace.steps)}", kind="hand", origin="generated",
         description=f"live divergence against {hello.name} {hello.version}: {trace.message}",
-        clauses=["ACTION.PHASE"], profile=profile, requires=requires,
+        clauses=known([*DEAL_CLAUSES, *(s["clause"] for s in trace.steps)]) or ["ACTION.PHASE"],
+        violates=known(s["clause"] for s in trace.steps if s["expect"] != "accepted"),
+        profile=profile, requires=requires,
         source={"generator": "ginspec conform --live", "seed": trace.seed},
-        deals=[trace.deal], steps=trace.steps, checkpoints=[point], **fields,
+        deals=[trace.deal], steps=steps, checkpoints=[point], **fields,
     )
     out.mkdir(parents=True, exist_ok=True)
     path = out / f"{case.id}.json"
