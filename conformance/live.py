@@ -68,7 +68,7 @@ def run_live(adapter: Adapter, hello: Hello, profile: str, seed: int, hands: int
     codes = "rejection-codes" in hello.capabilities
     last = Trace()
 
-    @settings(max_examples=hands, database=None, deadline=None, derandomize=False,
+    @settings(max_examples=hands, database=None, deadline=None, derandomize=False, report_multiple_bugs=False,
               suppress_health_check=list(HealthCheck),
               phases=[Phase.generate, Phase.shrink])
     @given(st.integers(seed, seed + max(hands, 1) * 4), st.data())
