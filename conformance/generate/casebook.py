@@ -121,9 +121,9 @@ def _play(deal: Deal, moves: list[tuple[int, str]], exp: Expectation, refused_la
         steps.append({"player": player, "action": action, "expect": "accepted"})
     guard = 0
     while rejection is None and not state.is_over and "layoff" in state.phase.value and guard < 4:
-        player = state.to_move
-        steps.append({"player": player, "action": "done", "expect": "accepted"})
-        state = state.apply("done", player)
+        to_move = state.to_move
+        steps.append({"player": to_move, "action": "done", "expect": "accepted"})
+        state = state.apply("done", to_move)
         guard += 1
     if rejection is None and not state.is_over:
         raise NotPlayable(f"the hand did not end (phase {state.phase.value})")
@@ -163,7 +163,10 @@ def casebook_cases() -> tuple[list[Case], list[dict[str, str]]]:
             extra: dict[str, Any] = (
                 {"violates": known([rejection.clause])}
                 if rejection is not None
-                else {"result": hand_result(final), "decides": known(final.result.score.clauses)}  # type: ignore[union-attr]
+                else {
+                    "result": hand_result(final),
+                    "decides": known(final.result.score.clauses if final.result else ()),
+                }
             )
             cases.append(
                 Case.make(
