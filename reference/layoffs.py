@@ -476,7 +476,7 @@ def _meld_clause(group: Sequence[Card], reason: str) -> str:
     return "MELD.RUN"
 
 
-def _disjoint_collections(melds: Sequence[Meld]) -> Iterator[tuple[Meld, ...]]:
+def disjoint_collections(melds: Sequence[Meld]) -> Iterator[tuple[Meld, ...]]:
     """Every collection of pairwise disjoint melds (including none), each once."""
     masks = [m.mask for m in melds]
 
@@ -502,7 +502,7 @@ def legal_declarations(hand: Cards, rules: RulesLike) -> list[Declaration]:
             return []
         limit = 0
     found: list[Declaration] = []
-    for chosen in _disjoint_collections(all_melds(mask, rules.meld_rules)):
+    for chosen in disjoint_collections(all_melds(mask, rules.meld_rules)):
         used = 0
         for m in chosen:
             used |= m.mask
@@ -604,7 +604,7 @@ def defences(
     table = table_of(knocker_melds)
     for laid, (seq, final) in sorted(layoff_plans(table, mask, rules, DEFENDER, gin).items()):
         rest = mask & ~laid
-        for chosen in _disjoint_collections(all_melds(rest, rules.meld_rules)):
+        for chosen in disjoint_collections(all_melds(rest, rules.meld_rules)):
             used = 0
             for m in chosen:
                 used |= m.mask

@@ -328,7 +328,7 @@ class TableState:
                 yield Action(Kind.KNOCK, card=c)
         elif ph in (Phase.DECLARE, Phase.MELD):
             kind = Kind.DECLARE if ph is Phase.DECLARE else Kind.MELD
-            for chosen in disjoint_collections(all_melds(self.hands[p],
+            for chosen in S.disjoint_collections(all_melds(self.hands[p],
                                                          self.rules.base.meld_rules)):
                 yield Action(kind, melds=canonical_melds(m.cards for m in chosen))
         else:
@@ -469,16 +469,3 @@ class TableState:
             "history": hist,
             "result": None if self.result is None else self.result.to_json(),
         }
-
-
-def disjoint_collections(melds: Sequence[Meld]) -> Iterator[tuple[Meld, ...]]:
-    """Every collection of pairwise disjoint melds (the empty one first)."""
-    masks = [m.mask for m in melds]
-
-    def walk(start: int, used: CardMask, chosen: tuple[Meld, ...]) -> Iterator[tuple[Meld, ...]]:
-        yield chosen
-        for i in range(start, len(melds)):
-            if not masks[i] & used:
-                yield from walk(i + 1, used | masks[i], (*chosen, melds[i]))
-
-    return walk(0, 0, ())
