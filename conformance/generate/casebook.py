@@ -16,13 +16,12 @@ from typing import Any
 
 from ginspec.conformance.adapters.reference_game import hand_result
 from ginspec.conformance.cases import Case
-from ginspec.conformance.generate.games import checkpoint, deal_json, known
+from ginspec.conformance.generate.games import DEAL_CLAUSES, checkpoint, deal_json, known
 from ginspec.reference.game import Deal, HandState, Rejection, rules_for_profile
 from ginspec.reference.melds import min_deadwood, min_deadwood_after_discard
 from ginspec.reference.rulings import Expectation, RulingCase, casebook, rule
-from ginspec.spec.cards import Card, card_str
+from ginspec.spec.cards import Card, card_str, parse_card
 
-DEAL_CLAUSES = ("DEAL.DECK-ORDER", "DEAL.HANDS", "DEAL.STOCK", "DEAL.UPCARD")
 REQUIRES = ["hand", "legal-actions", "melding.explicit", "layoff.explicit"]
 KNOCKER, DEFENDER = 1, 0
 """The knocker is the non-dealer (player 1); the defender deals (player 0)."""
@@ -74,7 +73,7 @@ def _script(case: RulingCase, exp: Expectation) -> tuple[Deal, list[tuple[int, s
     follows it must be refused (an illegal knock)."""
     ruling = rule(case, exp).to_json()
     discard = ruling["discard"]
-    deal, moves, throw = _opening(case, exp, None if discard is None else _card(discard))
+    deal, moves, throw = _opening(case, exp, None if discard is None else parse_card(discard))
     knock = f"knock {card_str(throw)}"
     if ruling["outcome"] == "illegal-knock":
         declared = exp.knocker_melds if exp.knocker_melds is not None else case.knocker_melds
@@ -93,12 +92,6 @@ def _script(case: RulingCase, exp: Expectation) -> tuple[Deal, list[tuple[int, s
         moves.append((DEFENDER, "done"))
         moves.extend((KNOCKER, lay["action"]) for lay in ruling["knocker_layoffs"])
     return deal, moves, False
-
-
-def _card(text: str) -> Card:
-    from ginspec.spec.cards import parse_card
-
-    return parse_card(text)
 
 
 def _play(deal: Deal, moves: list[tuple[int, str]], exp: Expectation, refused_last: bool) -> tuple[Any, ...]:
