@@ -40,7 +40,9 @@ from ginspec.spec.parameters import Value
 
 Outcome: TypeAlias = str
 """One of :data:`OUTCOMES`."""
-OUTCOMES: Final = ("knock", "gin", "big-gin", "undercut", "no-score", "illegal-knock")
+OUTCOMES: Final = ("knock", "gin", "big_gin", "undercut", "tie", "gin_cancelled", "illegal_knock")
+"""The outcome names: the engine's hand outcomes (``ginspec.reference.game.points.Outcome``, the
+names hand results use in the conformance protocol) without ``void``, plus ``illegal_knock``."""
 
 HandKind: TypeAlias = Literal["knock", "gin", "big_gin"]
 """How the knocker went out (the scoring module's ``Outcome``)."""
@@ -164,16 +166,22 @@ def _reply_key(reply: _Reply) -> tuple[int, int, int, list[Card]]:
     return reply.net, reply.defence.deadwood, len(laid), laid
 
 
-def outcome_of(kind: HandKind, knocker_dw: int, defender_dw: int, tie_rule: str) -> Outcome:
-    """The outcome name (SHOWDOWN.COMPARE): the comparison is made after all layoffs."""
-    if kind == "big_gin":
-        return "big-gin"
-    if kind == "gin":
-        return "gin"
+def outcome_of(
+    kind: HandKind, knocker_dw: int, defender_dw: int, tie_rule: str, *, zero_cancels: bool = False
+) -> Outcome:
+    """The outcome name (SHOWDOWN.COMPARE): the comparison is made after all layoffs.
+
+    ``zero_cancels``: layoff_after_gin = allowed_zero_cancels, under which a gin the defender
+    answers with no deadwood scores nothing (SCORE.ZERO-CANCELS).
+    """
+    if kind in ("gin", "big_gin"):
+        if zero_cancels and defender_dw == 0:
+            return "gin_cancelled"
+        return kind
     if defender_dw < knocker_dw:
         return "undercut"
     if defender_dw == knocker_dw:
-        return {"undercut": "undercut", "no_score": "no-score"}.get(tie_rule, "knock")
+        return {"undercut": "undercut", "no_score": "tie"}.get(tie_rule, "knock")
     return "knock"
 
 
@@ -254,7 +262,7 @@ def _fixed(
                    else f"above the knock limit {rules.knock_limit}: no legal knock")
             )
             trail.append(("DEADWOOD.MINIMUM", verdict))
-        return Ruling("illegal-knock", rules.knock_limit, None, None, (), None, None, None,
+        return Ruling("illegal_knock", rules.knock_limit, None, None, (), None, None, None,
                       trail=tuple(trail))
     reply = best_reply(decl, d, rules, position.points)
     return _ruling(position, decl, reply, None, 1, chosen=False)
@@ -269,7 +277,7 @@ def _no_knock(position: Position, k: int) -> Ruling:
         kept = min_deadwood(k, rules.meld_rules)
         text = f"the least deadwood of these ten cards is {kept}"
     text += f", above the knock limit {rules.knock_limit}"
-    return Ruling("illegal-knock", rules.knock_limit, None, None, (), None, None, None,
+    return Ruling("illegal_knock", rules.knock_limit, None, None, (), None, None, None,
                   trail=(("KNOCK.LIMIT", f"no legal declaration: {text}"),))
 
 
@@ -313,9 +321,10 @@ def _blocked_layoffs(
 _SCORE_CLAUSE: Final = {
     "knock": "SCORE.KNOCK",
     "undercut": "SCORE.UNDERCUT",
-    "no-score": "SCORE.TIE",
+    "tie": "SCORE.TIE",
     "gin": "SCORE.GIN",
-    "big-gin": "SCORE.BIG-GIN",
+    "big_gin": "SCORE.BIG-GIN",
+    "gin_cancelled": "SCORE.ZERO-CANCELS",
 }
 
 
@@ -332,7 +341,8 @@ def _ruling(
     kind = _kind(decl)
     defence = reply.defence
     defender_dw = defence.deadwood
-    outcome = outcome_of(kind, reply.knocker_deadwood, defender_dw, position.tie_rule)
+    outcome = outcome_of(kind, reply.knocker_deadwood, defender_dw, position.tie_rule,
+                         zero_cancels=rules.layoff_after_gin == "allowed_zero_cancels")
     trail: list[Step] = []
     if discard is not None:
         trail.append(("KNOCK.ELIGIBLE", f"the knocker discards {card_str(discard)} face down"))

@@ -85,7 +85,7 @@ def test_declared_melds_over_the_limit_are_an_illegal_knock() -> None:
     ruling = adjudicate_position(position("2S 3S 4S 9H 9D 9C JH QH KH AD",
                                           "AS 5S 6S 8D 8H 8S QC QD QS 4C"),
                                  [parse_cards("9H 9D 9C")])
-    assert (ruling.outcome, ruling.points) == ("illegal-knock", None)
+    assert (ruling.outcome, ruling.points) == ("illegal_knock", None)
     assert ruling.trail[0][0] == "SHOWDOWN.DECLARATION"
 
 
@@ -94,12 +94,12 @@ def test_c15_ace_high_run_is_not_a_meld_and_the_knock_is_illegal() -> None:
                                           "2C 2D 2H 9C 9D 9H TS JS 3H 4H"),
                                  [parse_cards("QS KS AS"), parse_cards("5C 6C 7C"),
                                   parse_cards("8D 8H 8S")])
-    assert ruling.outcome == "illegal-knock"
+    assert ruling.outcome == "illegal_knock"
     assert ruling.trail[0][0] == "MELD.RUN.ACE-LOW"
     # 10 + 10 + 1 + 4 = 25 > 10: no declaration of these cards is legal either
     assert "deadwood 25" in ruling.trail[1][1]
     assert adjudicate_position(position("QS KS AS 5C 6C 7C 8D 8H 8S 4D",
-                                        "2C 2D 2H 9C 9D 9H TS JS 3H 4H")).outcome == "illegal-knock"
+                                        "2C 2D 2H 9C 9D 9H TS JS 3H 4H")).outcome == "illegal_knock"
 
 
 def test_eleven_cards_the_adjudicator_picks_the_discard() -> None:  # digest C08, PAG
@@ -114,7 +114,7 @@ def test_eleven_cards_the_adjudicator_picks_the_discard() -> None:  # digest C08
         tuple(parse_cards("2D 3D 4H 5H 6S 7S 9D TD AH KH")),
         ShowdownRules(big_gin=True),
         lambda kind, k, d: (31 + d, 0) if kind == "big_gin" else pag(kind, k, d)))
-    assert (big.outcome, big.points, big.discard) == ("big-gin", (88, 0), None)
+    assert (big.outcome, big.points, big.discard) == ("big_gin", (88, 0), None)
 
 
 def test_bad_positions_raise_typed_errors() -> None:
@@ -128,7 +128,7 @@ def test_bad_positions_raise_typed_errors() -> None:
 
 @pytest.mark.parametrize(
     ("tie_rule", "outcome"),
-    [("undercut", "undercut"), ("no_score", "no-score"), ("knocker_scores_zero", "knock")],
+    [("undercut", "undercut"), ("no_score", "tie"), ("knocker_scores_zero", "knock")],
 )
 def test_outcome_of_a_tie(tie_rule: str, outcome: str) -> None:  # digest C01
     assert outcome_of("knock", 5, 5, tie_rule) == outcome

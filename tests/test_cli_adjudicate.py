@@ -49,7 +49,7 @@ def test_an_illegal_knock_is_a_verdict(capsys: pytest.CaptureFixture[str]) -> No
                        "--knocker-melds", "KS KC KD / 5S 6S 7S", "--json")
     assert code == 0
     data = json.loads(out)
-    assert data["outcome"] == "illegal-knock"
+    assert data["outcome"] == "illegal_knock"
     assert data["points"] == {"knocker": None, "defender": None}
 
 

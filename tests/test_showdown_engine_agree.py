@@ -57,3 +57,4 @@ def test_engine_accepts_and_scores_the_adjudicated_showdown(
     assert state.result is not None, steps
     assert state.result.deadwood == (ruling.defender_deadwood, ruling.knocker_deadwood)
     assert state.result.points == (ruling.points[1], ruling.points[0])
+    assert state.result.outcome.value == ruling.outcome, (state.result, ruling.outcome)

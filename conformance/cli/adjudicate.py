@@ -21,7 +21,7 @@ def register(sub: Any) -> None:
         description="Adjudicate a knock under a profile. The knocker's cards are the ten kept "
         "after the knock discard (eleven: the adjudicator also picks the discard, or big gin). "
         "Without --knocker-melds both sides play best, as spec chapter 13 defines it.",
-        epilog="JSON (--json): outcome (knock, gin, big-gin, undercut, no-score, illegal-knock); "
+        epilog="JSON (--json): outcome (knock, gin, big_gin, undercut, tie, gin_cancelled, illegal_knock); "
         "deadwood {knocker, defender} after all layoffs; points {knocker, defender} (null for an "
         "illegal knock); knock_limit; discard (when 11 cards were given); declaration {melds, "
         "deadwood_cards, deadwood}; defender {melds, layoffs [{card, onto, action}], "

@@ -33,13 +33,13 @@ cite = ["SEED-RO: Knocking", "SEED-SQ: Knocking"]
 
 [[expect]]                                # one table per profile you want checked
 profile = "pagat"
-outcome = "knock"                         # knock, gin, big-gin, undercut, no-score, illegal-knock
+outcome = "knock"                         # knock, gin, big_gin, undercut, tie, gin_cancelled, illegal_knock
 deadwood = { knocker = 10, defender = 14 }
 points = { knocker = 4, defender = 0 }
 
 [[expect]]
 profile = "straight"                      # gin only: a knock with 10 is not allowed
-outcome = "illegal-knock"
+outcome = "illegal_knock"
 """
 
 

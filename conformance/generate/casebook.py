@@ -75,13 +75,13 @@ def _script(case: RulingCase, exp: Expectation) -> tuple[Deal, list[tuple[int, s
     discard = ruling["discard"]
     deal, moves, throw = _opening(case, exp, None if discard is None else parse_card(discard))
     knock = f"knock {card_str(throw)}"
-    if ruling["outcome"] == "illegal-knock":
+    if ruling["outcome"] == "illegal_knock":
         declared = exp.knocker_melds if exp.knocker_melds is not None else case.knocker_melds
         if declared is None:  # no arrangement reaches the limit: the knock itself is refused
             return deal, [*moves, (KNOCKER, knock)], True
         declare = "declare " + " / ".join(_cards(m) for m in declared)
         return deal, [*moves, (KNOCKER, knock), (KNOCKER, declare)], True
-    moves.append((KNOCKER, "big-gin" if ruling["outcome"] == "big-gin" else knock))
+    moves.append((KNOCKER, "big-gin" if ruling["outcome"] == "big_gin" else knock))
     moves.append((KNOCKER, "declare " + _melds(ruling["declaration"]["melds"])))
     defence = ruling["defender"]
     if defence is not None:

@@ -85,7 +85,7 @@ PHASES: tuple[str, ...] = (
 class PeerResult:
     """How the hand ended, in OUR terms.
 
-    ``outcome`` is ``"knock"``, ``"gin"`` or ``"void"`` (no one went out). ``deadwood`` is each
+    ``outcome`` is ``"knock"``, ``"gin"``, ``"big_gin"`` or ``"void"`` (no one went out). ``deadwood`` is each
     player's final deadwood as the peer counts it (``None`` for a void hand). ``points`` is
     (player 0, player 1) as the peer scores the hand, or ``None`` when the peer does not score
     (RLCard's payoffs are training rewards, not points). ``note`` carries the peer's own words,

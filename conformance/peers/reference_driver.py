@@ -24,7 +24,7 @@ from .model import (
 )
 
 _OUTCOME = {"knock": "knock", "undercut": "knock", "tie": "knock", "gin": "gin",
-            "gin_cancelled": "gin", "big_gin": "big-gin", "void": "void"}
+            "gin_cancelled": "gin", "big_gin": "big_gin", "void": "void"}
 """The engine's outcomes folded to the driver's (who went out, and how)."""
 
 
