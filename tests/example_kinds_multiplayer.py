@@ -1,5 +1,6 @@
 """Checks for the spec example kinds of chapter 14 (multi-player systems): ``table-play``,
-``table-penalty``, ``prize``, ``three-rotation``, ``partnership``, ``hollywood``. Merged into
+``table-penalty``, ``table-adjudicate``, ``prize``, ``three-rotation``, ``partnership``,
+``hollywood``. Merged into
 tests/test_spec_examples.py's dispatch tables; documented in spec/README.md.
 
 The expected values live in the chapter's examples and were worked out by hand from its text.
@@ -22,6 +23,8 @@ from ginspec.reference.table import (
     table_penalties,
     table_rules_for_profile,
 )
+from ginspec.reference.table.adjudicate import adjudicate_table
+from ginspec.spec.cards import mask_of, parse_card, parse_cards
 from ginspec.spec.clauses import Example
 from ginspec.spec.profiles import ruleset
 
@@ -37,6 +40,11 @@ FIELDS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
     "table-penalty": (
         frozenset({"knocker", "deadwood", "penalties", "outcome"}),
         frozenset({"winner", "params"}),
+    ),
+    "table-adjudicate": (
+        frozenset({"hands", "knocker", "outcome"}),
+        frozenset({"profile", "overrides", "discard", "knocker_melds", "best_discard", "winner",
+                   "declaration", "layoffs", "deadwood", "penalties"}),
     ),
     "prize": (frozenset({"pool", "totals", "shares"}), frozenset({"params"})),
     "three-rotation": (
@@ -110,6 +118,34 @@ def check_table_penalty(ex: Example) -> None:
     assert list(res.penalties) == d["penalties"]
     if "winner" in d:
         assert res.winner == d["winner"]
+
+
+def check_table_adjudicate(ex: Example) -> None:
+    d = ex.data
+    hands = [parse_cards(h) for h in d["hands"]]
+    rules = ruleset(d.get("profile", "serbian-online"),
+                    {**d.get("overrides", {}), "players": len(hands)})
+    melds = [parse_cards(m) for m in d["knocker_melds"]] if "knocker_melds" in d else None
+    discard = parse_card(d["discard"]) if "discard" in d else None
+    ruling = adjudicate_table(hands, d["knocker"], rules, discard=discard, knocker_melds=melds)
+    assert ruling.outcome == d["outcome"], (ruling.outcome, d["outcome"])
+    if "best_discard" in d:
+        assert ruling.discard == parse_card(d["best_discard"])
+    if "winner" in d:
+        assert ruling.winner == d["winner"]
+    if "declaration" in d:
+        assert ruling.declaration is not None
+        assert sorted(m.mask for m in ruling.declaration.melds) == \
+            sorted(mask_of(parse_cards(m)) for m in d["declaration"])
+    if "layoffs" in d:
+        laid = [[] for _ in hands]
+        for play in ruling.defenders:
+            laid[play.seat] = sorted(x.card for x in play.layoffs)
+        assert laid == [sorted(parse_cards(" ".join(x))) for x in d["layoffs"]], laid
+    if "deadwood" in d:
+        assert ruling.deadwood is not None and list(ruling.deadwood) == d["deadwood"]
+    if "penalties" in d:
+        assert ruling.penalties is not None and list(ruling.penalties) == d["penalties"]
 
 
 def check_prize(ex: Example) -> None:
@@ -195,6 +231,7 @@ def check_hollywood(ex: Example) -> None:
 CHECKS: dict[str, Check] = {
     "table-play": check_table_play,
     "table-penalty": check_table_penalty,
+    "table-adjudicate": check_table_adjudicate,
     "prize": check_prize,
     "three-rotation": check_three,
     "partnership": check_partnership,

@@ -1,7 +1,14 @@
 """Seed 001's table game for three or four players (chapter 14, TABLE.*): a hand as an immutable
 state machine (:class:`TableState`), a whole game with penalty points and the prize pool
-(:class:`TableGame`), and the penalty and prize arithmetic (:mod:`.scoring`)."""
+(:class:`TableGame`), the penalty and prize arithmetic (:mod:`.scoring`) and the ruling on a
+knock at the table (:func:`adjudicate_table`, TABLE.BEST-PLAY)."""
 
+from ginspec.reference.table.adjudicate import (
+    DefenderPlay,
+    TableRuling,
+    TableSeatError,
+    adjudicate_table,
+)
 from ginspec.reference.table.rules import TableRules, table_rules, table_rules_for_profile
 from ginspec.reference.table.scoring import (
     PrizeSplit,
@@ -14,7 +21,22 @@ from ginspec.reference.table.scoring import (
 from ginspec.reference.table.state import Phase, TableDeal, TableDealError, TableResult, TableState
 
 __all__ = [
-    "Phase", "PrizeSplit", "TableDeal", "TableDealError", "TablePenalties", "TableResult",
-    "TableRules", "TableScoreError", "TableState", "prize_split", "table_penalties",
-    "table_rules", "table_rules_for_profile", "table_winner",
+    "DefenderPlay",
+    "Phase",
+    "PrizeSplit",
+    "TableDeal",
+    "TableDealError",
+    "TablePenalties",
+    "TableResult",
+    "TableRules",
+    "TableRuling",
+    "TableScoreError",
+    "TableSeatError",
+    "TableState",
+    "adjudicate_table",
+    "prize_split",
+    "table_penalties",
+    "table_rules",
+    "table_rules_for_profile",
+    "table_winner",
 ]
