@@ -91,7 +91,7 @@ def test_gin_at_the_table_still_takes_layoffs_unless_forbidden() -> None:
 def test_an_illegal_knock_is_a_verdict_with_no_penalties() -> None:
     hands = ["7H 8H KC KD KS 2C 4S", "6H 4C 4D 5S TS JD 2D", "5H 3S 3D 3H QS QH AC"]
     r = rule(hands, 0, "3C")
-    assert r.outcome == "illegal-knock"
+    assert r.outcome == "illegal_knock"
     assert r.penalties is None and r.deadwood is None and r.defenders == ()
     assert r.trail[0][0] == "TABLE.KNOCK" and "above the knock limit 10" in r.trail[0][1]
 
@@ -103,7 +103,7 @@ def test_fixed_declaration_is_ruled_as_given_or_refused() -> None:
                               knocker_melds=[parse_cards("KC KD KS"), parse_cards("7H 8H 9H")])
     assert given_.penalties == (0, 20, 24) and given_.declarations_considered == 1
     refused = adjudicate_table(hands, 0, rs, knocker_melds=[parse_cards("KC KD KS")])
-    assert refused.outcome == "illegal-knock"
+    assert refused.outcome == "illegal_knock"
     assert "above the knock limit" in refused.trail[0][1]
     with pytest.raises(GinspecError, match="5H is not among the knocker's kept cards"):
         adjudicate_table(hands, 0, rs, knocker_melds=[parse_cards("5H 6H 7H")])
@@ -274,7 +274,7 @@ def test_rulings_match_the_brute_force(position: tuple[list[list[int]], int]) ->
     r = adjudicate_table(hands, knocker, rules_for(len(hands)))
     net, least_dk = brute_force(hands, knocker)
     if net is None:
-        assert r.outcome == "illegal-knock"
+        assert r.outcome == "illegal_knock"
         return
     assert r.penalties is not None and r.deadwood is not None and r.declaration is not None
     assert _net(knocker, r.penalties) == net
@@ -335,7 +335,7 @@ def test_rulings_replay_in_the_engine_and_no_defender_can_do_better(
     hands, knocker = position
     overrides: dict[str, object] = {"layoff_chain": chain}
     r = adjudicate_table(hands, knocker, rules_for(len(hands), **overrides))
-    if r.outcome == "illegal-knock":
+    if r.outcome == "illegal_knock":
         return
     state = _engine_at_knock(hands, r, overrides)
     n = len(hands)

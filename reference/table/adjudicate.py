@@ -45,7 +45,7 @@ from ginspec.spec.parameters import Value
 Step = tuple[str, str]
 """One line of the trail: the clause ID and what it decided."""
 
-TABLE_OUTCOMES: Final = ("knock", "gin", "undercut", "illegal-knock")
+TABLE_OUTCOMES: Final = ("knock", "gin", "undercut", "illegal_knock")
 
 
 class TableSeatError(GinspecError):
@@ -358,7 +358,7 @@ def adjudicate_table(
     limit = rules.base.knock_limit
 
     def verdict(trail: list[Step], considered: int = 0) -> TableRuling:
-        return TableRuling("illegal-knock", n, knocker, limit, None, (), (), None, None, None,
+        return TableRuling("illegal_knock", n, knocker, limit, None, (), (), None, None, None,
                            discard, considered, tuple(trail))
 
     if knocker_melds is not None:
