@@ -8,6 +8,7 @@ import json
 import sys
 from typing import Any, TextIO
 
+from ginspec.conformance.cli import UsageError
 from ginspec.reference.adjudicate import Ruling, adjudicate
 from ginspec.spec.cards import Card, card_str, parse_card, parse_cards
 from ginspec.spec.errors import MeldError
@@ -18,21 +19,37 @@ def register(sub: Any) -> None:
     p = sub.add_parser(
         "adjudicate",
         help="settle a knock: declaration, layoffs, deadwood, outcome and points",
-        description="Adjudicate a knock under a profile. The knocker's cards are the ten kept "
-        "after the knock discard (eleven: the adjudicator also picks the discard, or big gin). "
-        "Without --knocker-melds both sides play best, as spec chapter 13 defines it.",
+        description="Adjudicate a knock under a profile. Two players: --knocker and --defender; "
+        "the knocker's cards are the ten kept after the knock discard (eleven: the adjudicator "
+        "also picks the discard, or big gin). The table game of three or four (chapter 14, "
+        "profile serbian-online): one --hand per seat in seat order (play passes to the next "
+        "seat), --knocker-seat and --discard; the knocker's hand is the seven cards kept (eight: "
+        "the adjudicator picks the discard). Without --knocker-melds everyone plays best, as "
+        "SHOWDOWN.BEST-PLAY and TABLE.BEST-PLAY define it.",
         epilog="JSON (--json): outcome (knock, gin, big_gin, undercut, tie, gin_cancelled, illegal_knock); "
         "deadwood {knocker, defender} after all layoffs; points {knocker, defender} (null for an "
         "illegal knock); knock_limit; discard (when 11 cards were given); declaration {melds, "
         "deadwood_cards, deadwood}; defender {melds, layoffs [{card, onto, action}], "
         "deadwood_cards}; knocker_layoffs; declarations_considered; trail [{clause, text}]; "
-        "profile; overrides.",
+        "profile; overrides. The table game (--hand) instead gives: system (table); players; "
+        "knocker (the seat); outcome (knock, gin, undercut, illegal_knock); knock_limit; discard; "
+        "declaration; defenders [{seat, melds, layoffs [{card, onto, action}], deadwood_cards, "
+        "deadwood}] in turn order; table (the knocker's melds after all layoffs); deadwood, "
+        "penalties (per seat; null for an illegal knock); winner; undercutter; "
+        "declarations_considered; trail; profile; overrides.",
     )
     p.add_argument("--profile", required=True, help="a profile name (see `ginspec rules`)")
     p.add_argument("--set", action="append", default=[], metavar="PARAM=VALUE",
                    help="override a parameter (repeatable)")
-    p.add_argument("--knocker", required=True, metavar="CARDS", help="the knocker's cards")
-    p.add_argument("--defender", required=True, metavar="CARDS", help="the defender's ten cards")
+    p.add_argument("--knocker", metavar="CARDS", help="two players: the knocker's cards")
+    p.add_argument("--defender", metavar="CARDS", help="two players: the defender's ten cards")
+    p.add_argument("--hand", action="append", default=[], metavar="CARDS",
+                   help="the table game: one seat's cards, once per seat in seat order (3 or 4)")
+    p.add_argument("--knocker-seat", type=int, metavar="SEAT",
+                   help="the table game: the seat that knocked (0 is the first --hand)")
+    p.add_argument("--discard", metavar="CARD",
+                   help="the table game: the knocker's discard (omit it and give 8 cards to "
+                   "have it chosen)")
     p.add_argument("--knocker-melds", metavar="MELDS",
                    help="the knocker's declared melds, separated by '/': \"7H 7D 7S / 8C 9C TC\"")
     p.add_argument("--upcard", metavar="CARD", help="the first upcard (Oklahoma: knock limit, spades)")
@@ -59,6 +76,13 @@ def _ruleset(profile: str, assignments: list[str]) -> Any:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.hand or args.knocker_seat is not None or args.discard is not None:
+        from ginspec.conformance.cli.adjudicate_table import run_table
+
+        return run_table(args)
+    if args.knocker is None or args.defender is None:
+        raise UsageError("--knocker and --defender: both are needed for two players "
+                         "(for the table game give --hand once per seat and --knocker-seat)")
     rules = _ruleset(args.profile, args.set)
     knocker = parse_cards(args.knocker)
     defender = parse_cards(args.defender)

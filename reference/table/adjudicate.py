@@ -200,8 +200,8 @@ def _check_hands(hands: Sequence[CardMask], knocker: int, discard: Card | None,
                                                   f" (or {hand_size + 1}: the adjudicator "
                                                   "picks the discard)"))
         elif count != hand_size:
-            raise HandSizeError(f"seat {seat} holds {count} cards; at a table of {n} every "
-                                f"defender holds {hand_size}")
+            raise HandSizeError(f"seat {seat} holds {count} card{'s' if count != 1 else ''}; "
+                                f"at a table of {n} every defender holds {hand_size}")
 
 
 # --- the knocker's declarations ---------------------------------------------------------------
