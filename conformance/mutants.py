@@ -324,13 +324,134 @@ class MinDeadwoodGreedy(Mutant):
         return {"deadwood": min_deadwood(list(cards))}
 
 
+class GinCompulsoryIgnored(ParameterMutant):
+    """A player who can go gin may still discard and play on, where the ruleset forbids it."""
+
+    breaks = "KNOCK.GIN-COMPULSORY"
+    name = "gin_compulsory"
+
+    def wrong(self, right: Any) -> Any:
+        return False
+
+
+class GinAlwaysCompulsory(ParameterMutant):
+    """A player who can go gin must (as RLCard plays), where the ruleset lets him play on."""
+
+    breaks = "KNOCK.OPTIONAL"
+    name = "gin_compulsory"
+
+    def wrong(self, right: Any) -> Any:
+        return True
+
+
+class StraightGinAllowsKnock(ParameterMutant):
+    """Straight gin played with the ordinary knock limit of 10."""
+
+    breaks = "STRAIGHT.GIN-ONLY"
+    name = "knock_limit"
+
+    def wrong(self, right: Any) -> Any:
+        return 10 if int(right) == 0 else right
+
+
+class ReshuffleVoids(ParameterMutant):
+    """The reshuffle variant played as a void hand at the first wall."""
+
+    breaks = "WALL.RESHUFFLE"
+    name = "wall_action"
+
+    def wrong(self, right: Any) -> Any:
+        return "void" if right == "reshuffle" else right
+
+
+class RedealDealerFlipped(ParameterMutant):
+    """After a void hand the other player deals (or the same one, where the deal passes)."""
+
+    breaks = "WALL.REDEAL"
+    name = "redeal_dealer"
+
+    def wrong(self, right: Any) -> Any:
+        return "passes" if right == "same" else "same"
+
+
+class ElevenCardStartIgnored(ParameterMutant):
+    """The eleven-card start dealt as ten cards each and an upcard."""
+
+    breaks = "ELEVEN.DEAL"
+    name = "first_turn"
+
+    def wrong(self, right: Any) -> Any:
+        return "upcard_offer"
+
+
+class ElevenOpeningNoKnock(Mutant):
+    """In the eleven-card start the non-dealer may only discard on his opening turn, not knock."""
+
+    breaks = "ELEVEN.FIRST-TURN"
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.opening = False
+
+    def new_hand(self, profile: str, overrides: Mapping[str, Any], deal: Mapping[str, Any]) -> None:
+        super().new_hand(profile, overrides, deal)
+        self.opening = ruleset(profile, dict(overrides))["first_turn"] == "eleven_card_start"
+
+    def new_match(self, profile: str, overrides: Mapping[str, Any],
+                  deals: Sequence[Mapping[str, Any]]) -> None:
+        super().new_match(profile, overrides, deals)
+        self.opening = False
+
+    def legal_actions(self) -> list[str]:
+        actions = super().legal_actions()
+        return [a for a in actions if not a.startswith("knock")] if self.opening else actions
+
+    def apply(self, player: int | str, action: str) -> Verdict:
+        if self.opening and action.strip().lower().startswith("knock"):
+            return Verdict.rejected("WRONG_PHASE")
+        verdict = super().apply(player, action)
+        if verdict.accepted:
+            self.opening = False
+        return verdict
+
+
+SHOWDOWN_PHASES = ("declare", "defender-meld", "defender-layoff", "knocker-layoff", "over")
+
+
+class KnockCardFaceUp(Mutant):
+    """The knock card is put face up on the discard pile (and so shows as its top)."""
+
+    breaks = "KNOCK.PROCEDURE"
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.knock_card: str | None = None
+
+    def apply(self, player: int | str, action: str) -> Verdict:
+        verdict = super().apply(player, action)
+        words = action.split()
+        if verdict.accepted and words[0].lower() == "knock" and len(words) == 2:
+            self.knock_card = card_str(parse_card(words[1]))
+        elif verdict.accepted and super().observe().get("phase") not in SHOWDOWN_PHASES:
+            self.knock_card = None
+        return verdict
+
+    def observe(self) -> JSONObject:
+        obs = super().observe()
+        if self.knock_card is not None and obs.get("phase") in SHOWDOWN_PHASES:
+            obs["discard_top"] = self.knock_card
+        return obs
+
+
 MUTANTS: dict[type[Mutant], str] = {
     cls: cls.breaks for cls in (
         TiesNotUndercut, DiscardRestrictionOff, ChainedLayoffsWrong, GinBonusWrong,
         UndercutBonusWrong, AceHighRunsAllowed, WallWrong, KnockLimitOffByOne,
         KnockerMayLayOffFlipped, GameBonusWrong, BoxBonusWrong, EligibilityOnElevenCards,
         FirstTurnOrderWrong, LayoffOntoDeadwood, WrapAroundRuns, TwoCardMelds, FaceCardsAtRank,
-        AceIsOne, WrongRejectionCode, MinDeadwoodGreedy,
+        AceIsOne, WrongRejectionCode, MinDeadwoodGreedy, GinCompulsoryIgnored,
+        GinAlwaysCompulsory, StraightGinAllowsKnock, ReshuffleVoids, RedealDealerFlipped,
+        ElevenCardStartIgnored, ElevenOpeningNoKnock, KnockCardFaceUp,
     )
 }
 """Every mutant and the clause it breaks."""

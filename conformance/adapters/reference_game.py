@@ -104,8 +104,10 @@ class GameDriver:
     def apply(self, player: int | str, action: str) -> Verdict:
         try:
             if self.match is not None:
-                self.match = self.match.apply(action, engine_player(player))
-                self._deal_next()
+                # the action that ends a hand also deals the next one: a deal by the wrong
+                # player (WRONG_DEALER) refuses the action and leaves the match as it was
+                match = self._deal_next(self.match.apply(action, engine_player(player)))
+                self.match = match
             else:
                 assert self.hand is not None
                 self.hand = self.hand.apply(action, engine_player(player))
@@ -113,11 +115,11 @@ class GameDriver:
             return Verdict.rejected(rejection.code.value)
         return Verdict.ok()
 
-    def _deal_next(self) -> None:
-        assert self.match is not None
-        if self.match.hand_over and not self.match.is_over and self.next_deal < len(self.deals):
-            self.match = self.match.next_hand(self.deals[self.next_deal])
+    def _deal_next(self, match: MatchState) -> MatchState:
+        if match.hand_over and not match.is_over and self.next_deal < len(self.deals):
+            match = match.next_hand(self.deals[self.next_deal])
             self.next_deal += 1
+        return match
 
     def observe(self) -> JSONObject:
         obs = observation(self.state())

@@ -1,6 +1,7 @@
 """Cases that play the game: full hands, whole matches, and one negative case per rejection code
 and profile (the first position where a probe draws that code), all from seeded playouts of the
-reference engine (see :mod:`.playouts`). Hypothesis-generated traces are in :mod:`.explore`.
+reference engine (see :mod:`.playouts`). Hypothesis-generated traces are in :mod:`.explore`;
+hand-written procedure scripts (and the rejection codes no probe reaches) in :mod:`.scripted`.
 
 Expected values here are the reference engine's: this is the oracle the suite exists to carry to
 other implementations. The engine's own tests check it against the spec's examples and the
@@ -213,6 +214,7 @@ def match_cases() -> Iterator[Case]:
 def game_cases() -> list[Case]:
     """Every game case, in a fixed order."""
     from ginspec.conformance.generate.explore import explored_cases
+    from ginspec.conformance.generate.scripted import scripted_cases
 
     base = [*full_hands(), *negative_cases(), *match_cases()]
-    return [*base, *explored_cases(base)]
+    return [*base, *explored_cases(base), *scripted_cases()]
