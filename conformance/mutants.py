@@ -443,6 +443,59 @@ class KnockCardFaceUp(Mutant):
         return obs
 
 
+class TableMutant(Mutant):
+    """Plays the table game (chapter 14) with one parameter forced to a wrong value; two-player
+    hands and queries are the reference's."""
+
+    name: ClassVar[str] = ""
+    value: ClassVar[Any] = None
+
+    def new_table_hand(self, profile: str, overrides: Mapping[str, Any],
+                       deal: Mapping[str, Any]) -> None:
+        super().new_table_hand(profile, {**overrides, self.name: self.value}, deal)
+
+
+class TableLayoffOntoLaidOffCards(TableMutant):
+    """A defender may extend a card laid off by an earlier defender (seed 001's 6H/5H rule
+    broken: layoffs chain at the table)."""
+
+    breaks = "TABLE.LAYOFF-ORIGINAL"
+    name = "layoff_chain"
+    value = "unlimited"
+
+
+class TableUndercutPenaltyNotCharged(TableMutant):
+    """An undercut knocker is charged only his difference, not the 25 extra points."""
+
+    breaks = "TABLE.PENALTY"
+    name = "undercut_bonus"
+    value = 0
+
+
+class TableTieUndercuts(Mutant):
+    """A defender whose deadwood equals the knocker's undercuts him (TABLE.UNDERCUT says only a
+    strictly lower count does). The hand is played as the reference plays it; the result is
+    rescored with the wrong comparison."""
+
+    breaks = "TABLE.UNDERCUT"
+
+    def result(self) -> JSONObject | None:
+        res = super().result()
+        if res is None or "penalties" not in res or res["outcome"] != "knock":
+            return res
+        knocker, dw = int(res["knocker"]), list(res["deadwood"])
+        n = len(dw)
+        order = [(knocker + k) % n for k in range(1, n)]
+        under = next((s for s in order if dw[s] <= dw[knocker] and dw[s] == min(
+            dw[t] for t in order)), None)
+        if under is None:
+            return res
+        pens = [dw[s] - dw[under] for s in range(n)]
+        pens[under] = 0
+        pens[knocker] += 25
+        return {**res, "outcome": "undercut", "winner": under, "penalties": pens}
+
+
 MUTANTS: dict[type[Mutant], str] = {
     cls: cls.breaks for cls in (
         TiesNotUndercut, DiscardRestrictionOff, ChainedLayoffsWrong, GinBonusWrong,
@@ -452,6 +505,7 @@ MUTANTS: dict[type[Mutant], str] = {
         AceIsOne, WrongRejectionCode, MinDeadwoodGreedy, GinCompulsoryIgnored,
         GinAlwaysCompulsory, StraightGinAllowsKnock, ReshuffleVoids, RedealDealerFlipped,
         ElevenCardStartIgnored, ElevenOpeningNoKnock, KnockCardFaceUp,
+        TableLayoffOntoLaidOffCards, TableUndercutPenaltyNotCharged, TableTieUndercuts,
     )
 }
 """Every mutant and the clause it breaks."""

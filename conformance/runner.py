@@ -286,6 +286,8 @@ class Runner:
         profile = case.profile or ""
         if case.kind == "hand":
             self.adapter.new_hand(profile, case.overrides, case.deals[0])
+        elif case.kind == "table-hand":
+            self.adapter.new_table_hand(profile, case.overrides, case.deals[0])
         else:
             self.adapter.new_match(profile, case.overrides, case.deals)
         points: dict[int, list[dict[str, Any]]] = {}

@@ -53,6 +53,11 @@ def handle(adapter: Adapter, request: Any) -> tuple[JSONObject, bool]:
                 str(request["profile"]), request.get("overrides") or {}, request["deals"]
             )
             reply = {"ok": True}
+        elif cmd == "new_table_hand":
+            adapter.new_table_hand(
+                str(request["profile"]), request.get("overrides") or {}, request["deal"]
+            )
+            reply = {"ok": True}
         elif cmd == "legal_actions":
             reply = {"actions": adapter.legal_actions()}
         elif cmd == "apply":

@@ -110,6 +110,14 @@ def smoke(adapter: Adapter, hello: Hello, out: TextIO) -> int:
             adapter.result,
             lambda r: None if r is None or isinstance(r, dict) else f"not an object: {r!r}",
         )
+    tables = [c for c in hello.capabilities if c.startswith("table-game.")]
+    if tables and "serbian-online" in hello.profiles:
+        deal = {**SMOKE_DEAL, "players": int(tables[0].rsplit(".", 1)[1]), "dealer": 0}
+        attempt("new_table_hand", lambda: adapter.new_table_hand("serbian-online", {}, deal),
+                lambda _: None)
+        attempt("observe (table)", adapter.observe, lambda o: (
+            None if isinstance(o, dict) and o.get("to_act") == 1 and o.get("phase") == "draw"
+            else f"a table hand dealt by seat 0 starts with seat 1 to draw: {o!r}"))
     print(
         f"adapter {hello.name} {hello.version}: protocol {hello.protocol}, "
         f"{len(hello.profiles)} profile(s), {len(hello.capabilities)} capabilities",

@@ -15,6 +15,6 @@ from typing import Final
 
 RULES_VERSION: Final = "0.1.0"
 SUITE_VERSION: Final = "1.0.0"
-PROTOCOL_VERSION: Final = 1
+PROTOCOL_VERSION: Final = 2
 CASE_FORMAT: Final = "ginspec-case/1"
 

@@ -11,6 +11,7 @@ import pytest
 from ginspec.conformance.adapters.reference import ReferenceAdapter
 from ginspec.conformance.cli import main
 from ginspec.conformance.serve import handle
+from ginspec.conformance.versions import PROTOCOL_VERSION
 from jsonschema import Draft202012Validator
 
 SCHEMA = Path(__file__).resolve().parents[1] / "conformance" / "schema" / "protocol.schema.json"
@@ -69,7 +70,7 @@ def test_served_messages_follow_the_protocol_schema() -> None:
 
     deck = [r + s for s in "CDHS" for r in "A23456789TJQK"]
     requests = [
-        {"seq": 1, "cmd": "hello", "protocol": 1},
+        {"seq": 1, "cmd": "hello", "protocol": PROTOCOL_VERSION},
         {"seq": 2, "cmd": "query", "what": "deadwood", "profile": None, "overrides": {},
          "cards": ["7C", "7D", "7H", "KS"]},
         {"seq": 3, "cmd": "new_hand", "profile": "pagat", "overrides": {},

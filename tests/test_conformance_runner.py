@@ -13,6 +13,7 @@ from ginspec.conformance.cases import load_cases
 from ginspec.conformance.cli import main
 from ginspec.conformance.generate.suite import SUITE_DIR
 from ginspec.conformance.runner import Runner, in_shard, select
+from ginspec.conformance.versions import PROTOCOL_VERSION
 
 FAKE = Path(__file__).parent / "conformance_fakes" / "fake_adapter.py"
 
@@ -65,10 +66,11 @@ def test_fault_is_an_error_on_that_case_and_the_run_goes_on(mode: str, kind: str
 
 
 def test_wrong_protocol_version_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
-    code = main(["conform", "--adapter", f"cmd:{sys.executable} {FAKE} protocol2", "--no-progress"])
+    code = main(["conform", "--adapter", f"cmd:{sys.executable} {FAKE} otherprotocol",
+                 "--no-progress"])
     assert code == 2
     err = capsys.readouterr().err
-    assert "protocol 2" in err and err.startswith("ginspec: error:")
+    assert f"protocol {PROTOCOL_VERSION + 1}" in err and err.startswith("ginspec: error:")
 
 
 def test_wrong_answers_are_failures_not_errors() -> None:
@@ -199,7 +201,7 @@ def test_reports_are_written(tmp_path: Path) -> None:
     )
     assert code == 0
     lines = [json.loads(x) for x in jsonl.read_text().splitlines()]
-    assert lines[0]["type"] == "header" and lines[0]["versions"]["protocol"] == 1
+    assert lines[0]["type"] == "header" and lines[0]["versions"]["protocol"] == PROTOCOL_VERSION
     assert lines[-1]["type"] == "footer" and lines[-1]["counts"]["pass"] == len(lines) - 2
     assert "<testcase" in junit.read_text()
 

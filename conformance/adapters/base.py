@@ -154,6 +154,17 @@ class Adapter(ABC):
         """Start a match; hand ``k`` (redeals included) uses ``deals[k]``."""
         raise NotImplementedError("new_match")
 
+    def new_table_hand(
+        self, profile: str, overrides: Mapping[str, Any], deal: Mapping[str, Any]
+    ) -> None:
+        """Start one hand of seed 001's table game (capability ``table-game.N``) from ``deal`` =
+        ``{"players": 3|4, "dealer": seat, "deck": [52 tokens]}``, dealt as TABLE.DEAL says.
+
+        Then :meth:`apply`, :meth:`legal_actions`, :meth:`observe` and :meth:`result` work as
+        for a two-player hand, with seats ``0 .. players-1`` (PROTOCOL.md, "Table hands").
+        Never shuffle: the deck order is the deal."""
+        raise NotImplementedError("new_table_hand")
+
     def legal_actions(self) -> list[str]:
         """Every legal action of the player to act, as canonical action strings."""
         raise NotImplementedError("legal_actions")

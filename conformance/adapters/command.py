@@ -221,6 +221,11 @@ class CommandAdapter(Adapter):
             "new_match", profile=profile, overrides=dict(overrides), deals=[dict(d) for d in deals]
         )
 
+    def new_table_hand(
+        self, profile: str, overrides: Mapping[str, Any], deal: Mapping[str, Any]
+    ) -> None:
+        self.request("new_table_hand", profile=profile, overrides=dict(overrides), deal=dict(deal))
+
     def legal_actions(self) -> list[str]:
         actions = self.request("legal_actions").get("actions")
         if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):

@@ -10,6 +10,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ginspec.conformance.adapters.base import Adapter, Hello, JSONObject, Verdict
+from ginspec.conformance.adapters.reference_table import TABLE_CAPABILITIES, TableDriver
 from ginspec.conformance.cases.model import CAPABILITIES
 from ginspec.conformance.cli import package_version
 from ginspec.reference.meld_rules import MeldRules
@@ -50,7 +51,8 @@ class ReferenceAdapter(Adapter):
             version=package_version(),
             language="python",
             profiles=reference_game.profile_names() if game else (),
-            capabilities=QUERY_CAPABILITIES + (reference_game.GAME_CAPABILITIES if game else ()),
+            capabilities=QUERY_CAPABILITIES + (reference_game.GAME_CAPABILITIES if game else ())
+            + TABLE_CAPABILITIES,
             overrides=tuple(sorted(parameters())),
             homepage="https://github.com/ginspec/ginspec",
         )
@@ -129,6 +131,11 @@ class ReferenceAdapter(Adapter):
         from ginspec.conformance.adapters import reference_game
 
         self._game = reference_game.GameDriver.match_game(profile, overrides, deals)
+
+    def new_table_hand(
+        self, profile: str, overrides: Mapping[str, Any], deal: Mapping[str, Any]
+    ) -> None:
+        self._game = TableDriver.new(profile, overrides, deal)
 
     def legal_actions(self) -> list[str]:
         return list(self._driver().legal_actions())

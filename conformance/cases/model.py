@@ -33,6 +33,8 @@ CAPABILITIES: Final[dict[str, str]] = {
     "rejection-codes": "names the typed rejection code of an illegal action",
     "melding.explicit": "the knocker and defender declare their melds as actions",
     "layoff.explicit": "the defender lays off one card at a time as actions",
+    **{f"table-game.{n}": f"plays hands of seed 001's table game for {n} players (TABLE.*)"
+       for n in (3, 4)},
 }
 """The closed list of capabilities an adapter may declare and a case may require."""
 

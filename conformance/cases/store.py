@@ -114,6 +114,8 @@ def _check_semantics(data: dict[str, JSON], where: str) -> None:
         return
     if data["kind"] == "hand" and len(data["deals"]) != 1:
         raise CaseFormatError(f"{where}: deals: a hand case has exactly one deal")
+    if data["kind"] == "table-hand":
+        _check_table_hand(data, where)
     n_steps = len(data["steps"])
     for i, point in enumerate(data["checkpoints"]):
         if point["after"] > n_steps:
@@ -121,6 +123,29 @@ def _check_semantics(data: dict[str, JSON], where: str) -> None:
                 f"{where}: checkpoints/{i}/after: {point['after']} is past the last step "
                 f"({n_steps})"
             )
+
+
+def _check_table_hand(data: dict[str, JSON], where: str) -> None:
+    """A table hand: one deal, seats and per-seat lists that fit its number of players, and the
+    capability ``table-game.N`` required (conformance/CASES.md)."""
+    if len(data["deals"]) != 1:
+        raise CaseFormatError(f"{where}: deals: a table-hand case has exactly one deal")
+    players = int(data["deals"][0]["players"])
+    if data["deals"][0]["dealer"] >= players:
+        raise CaseFormatError(f"{where}: deals/0/dealer: not a seat of {players} players")
+    if f"table-game.{players}" not in data["requires"]:
+        raise CaseFormatError(f"{where}: requires: a {players}-player hand requires "
+                              f"table-game.{players}")
+    for i, step in enumerate(data["steps"]):
+        if step["player"] >= players:
+            raise CaseFormatError(f"{where}: steps/{i}/player: not a seat of {players} players")
+    for i, point in enumerate(data["checkpoints"]):
+        if "hand_sizes" in point and len(point["hand_sizes"]) != players:
+            raise CaseFormatError(f"{where}: checkpoints/{i}/hand_sizes: one size per seat "
+                                  f"({players})")
+    for name in ("deadwood", "penalties"):
+        if name in data.get("result", {}) and len(data["result"][name]) != players:
+            raise CaseFormatError(f"{where}: result/{name}: one value per seat ({players})")
 
 
 _LOADED: dict[tuple[str, int, int], Case] = {}

@@ -260,8 +260,15 @@ def _play(ex: Example) -> list[Case]:
                       steps=steps, checkpoints=checkpoints, **extra)]
 
 
+def _table_play(ex: Example) -> list[Case]:
+    from ginspec.conformance.generate.table import table_play_example
+
+    return table_play_example(ex)
+
+
 CONVERTERS: Final[dict[str, Callable[[Example], list[Case]]]] = {
     "play": _play,
+    "table-play": _table_play,
     "card": _card,
     "meld": _meld,
     "deadwood": _deadwood,

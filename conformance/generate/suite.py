@@ -51,10 +51,11 @@ def gather() -> tuple[list[Case], list[dict[str, str]]]:
     from ginspec.conformance.generate.examples import example_cases
     from ginspec.conformance.generate.games import game_cases
     from ginspec.conformance.generate.queries import query_cases
+    from ginspec.conformance.generate.table import table_cases
 
     spec_cases, unconverted = example_cases()
     ruled, unruled = casebook_cases()
-    cases = [*spec_cases, *query_cases(), *game_cases(), *ruled]
+    cases = [*spec_cases, *query_cases(), *game_cases(), *ruled, *table_cases()]
     notes = [{"example": u.example, "kind": u.kind, "reason": u.reason} for u in unconverted]
     return cases, [*notes, *unruled]
 

@@ -5,7 +5,7 @@ Usage: python fake_adapter.py MODE. It serves the reference over the protocol, e
 * ``crash``     — exits (code 3) when asked about a meld containing 7C;
 * ``hang``      — stops answering when asked about a meld containing 7C;
 * ``garbage``   — answers a meld query containing 7C with a line that is not JSON;
-* ``protocol2`` — says it speaks protocol 2 at hello;
+* ``otherprotocol`` — says it speaks the next protocol version at hello;
 * ``badseq``    — answers meld queries containing 7C with the wrong seq;
 * ``invent``    — adds an invented action to every list of legal actions.
 * ``wrongmeld`` — answers every meld query with the opposite verdict (a rules failure, not a fault).
@@ -19,6 +19,7 @@ import time
 
 from ginspec.conformance.adapters.reference import ReferenceAdapter
 from ginspec.conformance.serve import handle
+from ginspec.conformance.versions import PROTOCOL_VERSION
 
 
 def main(mode: str) -> int:
@@ -39,8 +40,8 @@ def main(mode: str) -> int:
             print("this is not json", flush=True)
             continue
         reply, stop = handle(adapter, request)
-        if request.get("cmd") == "hello" and mode == "protocol2":
-            reply["protocol"] = 2
+        if request.get("cmd") == "hello" and mode == "otherprotocol":
+            reply["protocol"] = PROTOCOL_VERSION + 1
         if trigger and mode == "badseq":
             reply["seq"] = -1
         if mode == "invent" and "actions" in reply:

@@ -139,7 +139,7 @@ function answer(what, cards) {
 const HELLO = {
   name: "example-node-engine",
   version: "1.0",
-  protocol: 1,
+  protocol: 2,
   language: "javascript",
   profiles: [], // plays no hands: only the card questions below
   capabilities: ["query.meld", "query.melds-count", "query.deadwood", "query.arrangements", "query.knock"],
