@@ -277,6 +277,9 @@ def session_requests() -> list[dict[str, Any]]:
         {"cmd": "apply", "player": 1, "action": "pass"},
         {"cmd": "result"},
         {"cmd": "new_match", "profile": "pagat", "overrides": {}, "deals": [SESSION_DEAL]},
+        {"cmd": "new_table_hand", "profile": "serbian-online", "overrides": {},
+         "deal": {"players": 3, **SESSION_DEAL}},
+        {"cmd": "observe"},
         {"cmd": "shuffle"},
         {"cmd": "stop"},
     ]
@@ -287,7 +290,8 @@ def short(message: dict[str, Any]) -> str:
     """Compact JSON with the 52-card decks and the long hello lists elided."""
     shown = dict(message)
     if "deal" in shown:
-        shown["deal"] = {"dealer": shown["deal"]["dealer"], "deck": ["AC", "2C", "…", "KS"]}
+        shown["deal"] = {**{k: v for k, v in shown["deal"].items() if k != "deck"},
+                         "deck": ["AC", "2C", "…", "KS"]}
     if "deals" in shown:
         shown["deals"] = [{"dealer": d["dealer"], "deck": ["AC", "2C", "…", "KS"]} for d in shown["deals"]]
     for key in ("profiles", "capabilities", "overrides"):
