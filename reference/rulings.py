@@ -1,10 +1,18 @@
 """Rulings: disputed positions as files that anyone can write and check (the casebook).
 
-A ruling file (TOML, format 1, documented in docs/guides/rulings.md) holds a position — the
-knocker's ten kept cards (eleven for big gin), the defender's ten, optionally the knocker's
-declared melds and the Oklahoma upcard — the question, who says what, and the expected ruling
-under one or more profiles. :func:`check_ruling` computes every expectation with the
-adjudicator (SHOWDOWN.BEST-PLAY) and reports each field that differs.
+A ruling file (TOML, format 1, documented in docs/guides/rulings.md) holds a position, the
+question, who says what, and the expected ruling under one or more profiles. Its ``kind`` says
+what the position is:
+
+* ``showdown`` (the default) — the knocker's ten kept cards (eleven for big gin), the
+  defender's ten, optionally the knocker's declared melds and the Oklahoma upcard.
+  :func:`check_ruling` computes every expectation with the adjudicator (SHOWDOWN.BEST-PLAY);
+* ``game`` — a deal and a script of actions (:mod:`ginspec.reference.ruling_scripts`);
+* ``match``, ``hollywood``, ``partnership``, ``three-player`` — a sequence of hand results
+  (:mod:`ginspec.reference.ruling_scores`).
+
+:func:`findings` checks a ruling of any kind and reports, per expectation, the computed answer
+and each field that differs.
 """
 
 from __future__ import annotations
@@ -13,7 +21,7 @@ import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final, TypeAlias
 
 from ginspec.reference.adjudicate import OUTCOMES, Ruling, adjudicate
 from ginspec.spec.cards import Card, card_str, parse_card, parse_cards
@@ -22,9 +30,17 @@ from ginspec.spec.errors import GinspecError, RulingFileError
 from ginspec.spec.parameters import Value, parameter
 from ginspec.spec.profiles import profiles, ruleset
 
+if TYPE_CHECKING:
+    from ginspec.reference.ruling_scores import ScoreRuling
+    from ginspec.reference.ruling_scripts import GameRuling
+
 CASEBOOK_DIR: Final = SPEC_DIR / "casebook"
 FORMAT_VERSION: Final = 1
-_TOP_KEYS: Final = {"format", "id", "title", "question", "clauses", "digest", "answer", "position", "sources", "expect"}
+_TOP_KEYS: Final = {
+    "format", "kind", "id", "title", "question", "clauses", "digest", "answer", "position", "sources", "expect"
+}
+KINDS: Final = ("showdown", "game", "match", "hollywood", "partnership", "three-player")
+"""The kinds of ruling file; ``showdown`` when the file names none."""
 _POSITION_KEYS: Final = {"knocker", "defender", "knocker_melds", "upcard"}
 _EXPECT_KEYS: Final = {"profile", "set", "outcome", "deadwood", "points", "layoffs", "knocker_melds", "upcard", "note"}
 
@@ -66,7 +82,7 @@ class Expectation:
 
 @dataclass(frozen=True)
 class RulingCase:
-    """A parsed ruling file."""
+    """A parsed showdown ruling file."""
 
     id: str
     title: str
@@ -81,6 +97,7 @@ class RulingCase:
     digest: str = ""
     answer: str = ""
     path: str = ""
+    kind: str = "showdown"
 
     def __repr__(self) -> str:
         return f"load_ruling({self.path!r})" if self.path else f"RulingCase(id={self.id!r})"
@@ -156,46 +173,159 @@ def _layoffs(data: Mapping[str, Any], where: str) -> tuple[Card, ...] | None:
     return _cards(" ".join(raw), f"{where}: field 'layoffs'")
 
 
-def parse_ruling(data: Mapping[str, Any], source: str = "<ruling>") -> RulingCase:
-    """Validate a ruling document; every error names ``source`` and the field."""
+@dataclass(frozen=True, kw_only=True)
+class RulingHeader:
+    """What every ruling file has, whatever its kind: the ID, the question, who says what."""
+
+    id: str
+    title: str
+    question: str
+    sides: tuple[Side, ...] = ()
+    clauses: tuple[str, ...] = ()
+    digest: str = ""
+    answer: str = ""
+    path: str = ""
+    kind: str = "showdown"
+
+    def __repr__(self) -> str:
+        return f"load_ruling({self.path!r})" if self.path else f"{type(self).__name__}(id={self.id!r})"
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One expectation of a ruling, computed: the answer (field, value as text, in display
+    order), the fields that differ from the file, and the clauses that decided it."""
+
+    label: str
+    profile: str
+    overrides: Mapping[str, Value]
+    answer: tuple[tuple[str, str], ...]
+    mismatches: tuple[str, ...] = ()
+    trail: tuple[tuple[str, str], ...] = ()
+    note: str = ""
+
+    @property
+    def ok(self) -> bool:
+        return not self.mismatches
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "profile": self.profile,
+            "overrides": dict(self.overrides),
+            "ok": self.ok,
+            "mismatches": list(self.mismatches),
+            "answer": dict(self.answer),
+            "trail": [{"clause": c, "text": t} for c, t in self.trail],
+        }
+
+
+def label_of(profile: str, overrides: Mapping[str, Value], extra: tuple[str, ...] = ()) -> str:
+    """``profile (name=value, ...)``: how an expectation is named in verdicts and on pages."""
+    parts = [f"{k}={_fmt(v)}" for k, v in overrides.items()] + list(extra)
+    return f"{profile} ({', '.join(parts)})" if parts else profile
+
+
+def parse_header(data: Mapping[str, Any], source: str) -> dict[str, Any]:
+    """The fields every ruling file has, validated, as keyword arguments of a ruling class."""
     unknown = set(data) - _TOP_KEYS
     if unknown:
         raise RulingFileError(f"{source}: unknown field '{sorted(unknown)[0]}'")
     fmt = data.get("format", FORMAT_VERSION)
     if fmt != FORMAT_VERSION:
         raise RulingFileError(f"{source}: field 'format': version {fmt!r} is not supported (expected 1)")
-    rid = _need(data, "id", str, source)
-    title = _need(data, "title", str, source)
-    question = _need(data, "question", str, source)
-    pos = _need(data, "position", dict, source)
-    unknown = set(pos) - _POSITION_KEYS
+    sides = []
+    for i, item in enumerate(data.get("sources", [])):
+        where = f"{source}: sources[{i}]"
+        if not isinstance(item, dict):
+            raise RulingFileError(f"{where}: must be a table")
+        sides.append(Side(_need(item, "says", str, where), tuple(str(c) for c in item.get("cite", []))))
+    return {
+        "id": _need(data, "id", str, source),
+        "title": _need(data, "title", str, source),
+        "question": _need(data, "question", str, source),
+        "sides": tuple(sides),
+        "clauses": tuple(str(c) for c in data.get("clauses", [])),
+        "digest": str(data.get("digest", "")),
+        "answer": str(data.get("answer", "")),
+        "path": source,
+        "kind": str(data.get("kind", "showdown")),
+    }
+
+
+def position_of(data: Mapping[str, Any], source: str, keys: set[str]) -> dict[str, Any]:
+    """The ``[position]`` table, with no field outside ``keys``."""
+    pos: dict[str, Any] = _need(data, "position", dict, source)
+    unknown = set(pos) - keys
     if unknown:
         raise RulingFileError(f"{source}: unknown field 'position.{sorted(unknown)[0]}'")
+    return pos
+
+
+def expect_items(data: Mapping[str, Any], source: str, keys: set[str]) -> list[tuple[str, dict[str, Any]]]:
+    """The ``[[expect]]`` tables as ``(where, table)``, each with no field outside ``keys``."""
+    raw = _need(data, "expect", list, source)
+    if not raw:
+        raise RulingFileError(f"{source}: field 'expect' needs at least one expectation")
+    out = []
+    for i, item in enumerate(raw):
+        where = f"{source}: expect[{i}]"
+        if not isinstance(item, dict):
+            raise RulingFileError(f"{where}: must be a table")
+        unknown = set(item) - keys
+        if unknown:
+            raise RulingFileError(f"{where}: unknown field '{sorted(unknown)[0]}'")
+        out.append((where, item))
+    return out
+
+
+def profile_of(item: Mapping[str, Any], where: str) -> tuple[str, dict[str, Value]]:
+    """An expectation's ``profile`` and its ``set`` overrides, validated."""
+    profile = _need(item, "profile", str, where)
+    if profile not in set(profiles()):
+        raise RulingFileError(f"{where}: field 'profile': unknown profile {profile!r}")
+    raw = item.get("set", {})
+    if not isinstance(raw, dict):
+        raise RulingFileError(f"{where}: field 'set' must be a table of parameters")
+    overrides: dict[str, Value] = {}
+    for name, value in raw.items():
+        try:
+            overrides[name] = parameter(name).check(value)
+        except GinspecError as exc:
+            raise RulingFileError(f"{where}: field 'set.{name}': {exc}") from None
+    try:
+        ruleset(profile, overrides)
+    except GinspecError as exc:
+        raise RulingFileError(f"{where}: field 'set': {exc}") from None
+    return profile, overrides
+
+
+def parse_ruling(data: Mapping[str, Any], source: str = "<ruling>") -> AnyRuling:
+    """Validate a ruling document of any kind; every error names ``source`` and the field."""
+    kind = data.get("kind", "showdown")
+    if kind not in KINDS:
+        raise RulingFileError(f"{source}: field 'kind': {kind!r} is not one of {', '.join(KINDS)}")
+    if kind == "game":
+        from ginspec.reference.ruling_scripts import parse_game_ruling
+
+        return parse_game_ruling(data, source)
+    if kind != "showdown":
+        from ginspec.reference.ruling_scores import parse_score_ruling
+
+        return parse_score_ruling(data, source)
+    return parse_showdown_ruling(data, source)
+
+
+def parse_showdown_ruling(data: Mapping[str, Any], source: str = "<ruling>") -> RulingCase:
+    """Validate a showdown ruling document; every error names ``source`` and the field."""
+    head = parse_header(data, source)
+    pos = position_of(data, source, _POSITION_KEYS)
     knocker = _cards(_need(pos, "knocker", str, f"{source}: position"), f"{source}: field 'position.knocker'")
     defender = _cards(_need(pos, "defender", str, f"{source}: position"), f"{source}: field 'position.defender'")
     melds = _melds(pos, f"{source}: position", "position.")
     upcard = _upcard(pos, f"{source}: position", "position.")
-    raw_expect = _need(data, "expect", list, source)
-    if not raw_expect:
-        raise RulingFileError(f"{source}: field 'expect' needs at least one expectation")
-    known = set(profiles())
     expectations = []
-    for i, item in enumerate(raw_expect):
-        where = f"{source}: expect[{i}]"
-        if not isinstance(item, dict):
-            raise RulingFileError(f"{where}: must be a table")
-        unknown = set(item) - _EXPECT_KEYS
-        if unknown:
-            raise RulingFileError(f"{where}: unknown field '{sorted(unknown)[0]}'")
-        profile = _need(item, "profile", str, where)
-        if profile not in known:
-            raise RulingFileError(f"{where}: field 'profile': unknown profile {profile!r}")
-        overrides: dict[str, Value] = {}
-        for name, value in dict(item.get("set", {})).items():
-            try:
-                overrides[name] = parameter(name).check(value)
-            except GinspecError as exc:
-                raise RulingFileError(f"{where}: field 'set.{name}': {exc}") from None
+    for where, item in expect_items(data, source, _EXPECT_KEYS):
+        profile, overrides = profile_of(item, where)
         outcome = _need(item, "outcome", str, where)
         if outcome not in OUTCOMES:
             raise RulingFileError(f"{where}: field 'outcome': {outcome!r} is not one of {', '.join(OUTCOMES)}")
@@ -212,30 +342,24 @@ def parse_ruling(data: Mapping[str, Any], source: str = "<ruling>") -> RulingCas
                 _upcard(item, where, ""),
             )
         )
-    sides = []
-    for i, item in enumerate(data.get("sources", [])):
-        where = f"{source}: sources[{i}]"
-        if not isinstance(item, dict):
-            raise RulingFileError(f"{where}: must be a table")
-        sides.append(Side(_need(item, "says", str, where), tuple(str(c) for c in item.get("cite", []))))
     return RulingCase(
-        id=rid,
-        title=title,
-        question=question,
+        id=head["id"],
+        title=head["title"],
+        question=head["question"],
         knocker=knocker,
         defender=defender,
         knocker_melds=melds,
         upcard=upcard,
         expectations=tuple(expectations),
-        sides=tuple(sides),
-        clauses=tuple(str(c) for c in data.get("clauses", [])),
-        digest=str(data.get("digest", "")),
-        answer=str(data.get("answer", "")),
+        sides=head["sides"],
+        clauses=head["clauses"],
+        digest=head["digest"],
+        answer=head["answer"],
         path=source,
     )
 
 
-def load_ruling(path: str | Path) -> RulingCase:
+def load_ruling(path: str | Path) -> AnyRuling:
     """Read and validate a ruling file."""
     p = Path(path)
     try:
@@ -249,12 +373,12 @@ def load_ruling(path: str | Path) -> RulingCase:
     return parse_ruling(data, str(p))
 
 
-def casebook() -> list[RulingCase]:
+def casebook() -> list[AnyRuling]:
     """The rulings shipped with ginspec, in file order."""
     return [load_ruling(p) for p in sorted(CASEBOOK_DIR.glob("*.toml"))]
 
 
-def find_ruling(ref: str) -> RulingCase:
+def find_ruling(ref: str) -> AnyRuling:
     """A ruling by file path, or a casebook ruling by its ID (e.g. ``C01``)."""
     path = Path(ref)
     if path.suffix == ".toml" or path.exists():
@@ -263,6 +387,28 @@ def find_ruling(ref: str) -> RulingCase:
         if case.id == ref:
             return case
     raise RulingFileError(f"no ruling file or casebook ID {ref!r} (see 'ginspec ruling list')")
+
+
+AnyRuling: TypeAlias = "RulingCase | GameRuling | ScoreRuling"
+"""A ruling file of any kind."""
+
+
+def findings(case: AnyRuling) -> list[Finding]:
+    """Compute every expectation of a ruling of any kind (one :class:`Finding` each)."""
+    if isinstance(case, RulingCase):
+        return [_finding(v) for v in check_ruling(case)]
+    return case.check()
+
+
+def _finding(v: Verdict) -> Finding:
+    r = v.ruling
+    answer = [("outcome", r.outcome)]
+    if r.knocker_deadwood is not None:
+        answer.append(("deadwood", f"knocker {r.knocker_deadwood}, defender {r.defender_deadwood}"))
+    if r.points is not None:
+        answer.append(("points", f"knocker {r.points[0]}, defender {r.points[1]}"))
+    e = v.expectation
+    return Finding(e.label, e.profile, e.overrides, tuple(answer), v.mismatches, tuple(r.trail), e.note)
 
 
 @implements("SHOWDOWN.BEST-PLAY")

@@ -1,5 +1,5 @@
-"""The built site in a real browser: headless Chromium renders a clause page, the casebook and a
-ruling with card pictures. Screenshots are written to out/screenshots/ (kept as CI artefacts)."""
+"""The built site in a real browser: headless Chromium renders a clause page, the casebook, a
+showdown ruling and a game-script ruling with card pictures, and two score-sheet rulings. Screenshots are written to out/screenshots/ (kept as CI artefacts)."""
 
 from __future__ import annotations
 
@@ -51,6 +51,10 @@ def _page(site: Path, pattern: str) -> Path:
         ("clause-page", "gen/rules/02-melds.html", ['id="MELD.RUN.NO-WRAP"', "Reference code"]),
         ("casebook", "gen/casebook/index.html", ["Casebook of disputed rulings", "C01"]),
         ("ruling", "gen/casebook/C01-*.html", ['class="gs-card', "Rulings by profile (computed)"]),
+        ("ruling-game", "gen/casebook/C12b-*.html",
+         ['class="gs-card', "The position reached", "DISCARD_OF_TAKEN_CARD", "Rulings by profile (computed)"]),
+        ("ruling-match", "gen/casebook/C19a-*.html", ["Score sheet under pagat", "365", "385", "530"]),
+        ("ruling-three", "gen/casebook/C30-*.html", ["Score sheet under three-player", "sits out"]),
     ],
 )
 def test_page_renders_in_chromium(site: Path, tmp_path: Path, name: str, pattern: str, must_contain: list[str]) -> None:

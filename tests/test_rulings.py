@@ -4,9 +4,9 @@ the file and the field.
 
 The casebook's expected values are the digest's "Expected" lines re-derived by hand from the clauses
 (the arithmetic is in each file's comments); where a source's arithmetic is wrong the ruling follows
-the rules and says so. Procedure-only cases (C11-C14, C26, C27) are tested through the engine, match
-scoring (C19, C20) through the match tests, and the multi-player ones (C28-C30) by the multi-player
-tests."""
+the rules and says so. Showdown rulings run through the adjudicator; the procedural ones (C11-C14,
+C27, C31) are game scripts played by the engine; C19, C20 and C26 are match score sheets; C28-C30
+are Hollywood, partnership and three-player sheets."""
 
 from __future__ import annotations
 
@@ -15,23 +15,25 @@ from pathlib import Path
 
 import pytest
 from ginspec.conformance.cli import main
-from ginspec.conformance.cli.ruling import TEMPLATE
-from ginspec.reference.rulings import casebook, check_ruling, load_ruling
+from ginspec.conformance.cli.ruling import TEMPLATE, TEMPLATES
+from ginspec.reference.rulings import KINDS, casebook, findings, load_ruling
 from ginspec.spec.clauses import SPEC_DIR, registry
 from ginspec.spec.errors import RulingFileError
 
 CASES = casebook()
 
 
-def test_casebook_is_not_empty() -> None:
-    assert CASES, "spec/casebook/ holds no ruling"
+def test_casebook_has_thirty_rulings_of_every_kind() -> None:
+    assert len(CASES) >= 30, f"the casebook holds {len(CASES)} rulings; issue #8 asks for 30"
+    assert {c.kind for c in CASES} == set(KINDS)
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
 def test_casebook_ruling_holds(case: object) -> None:
-    verdicts = check_ruling(case)  # type: ignore[arg-type]
-    problems = [f"{v.expectation.label}: {m}" for v in verdicts for m in v.mismatches]
+    found = findings(case)  # type: ignore[arg-type]
+    problems = [f"{f.label}: {m}" for f in found for m in f.mismatches]
     assert not problems, "\n".join(problems)
+    assert all(f.answer for f in found), "every expectation asks something"
 
 
 def test_casebook_ids_unique_clauses_and_sources_exist() -> None:
@@ -51,9 +53,72 @@ def test_template_is_a_passing_ruling(tmp_path: Path) -> None:
     path = tmp_path / "mine.toml"
     assert main(["ruling", "new", str(path)]) == 0
     assert path.read_text(encoding="utf-8") == TEMPLATE
-    assert all(v.ok for v in check_ruling(load_ruling(path)))
+    assert all(f.ok for f in findings(load_ruling(path)))
     assert main(["ruling", "check", str(path)]) == 0
     assert main(["ruling", "new", str(path)]) == 2  # never overwrites
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_every_kind_has_a_passing_template(tmp_path: Path, kind: str) -> None:
+    path = tmp_path / f"{kind}.toml"
+    assert main(["ruling", "new", "--kind", kind, str(path)]) == 0
+    assert path.read_text(encoding="utf-8") == TEMPLATES[kind]
+    case = load_ruling(path)
+    assert case.kind == kind
+    found = findings(case)
+    assert found and all(f.ok for f in found), [f.mismatches for f in found]
+    assert main(["ruling", "check", str(path)]) == 0
+    assert main(["ruling", "check", "--json", str(path)]) == 0
+
+
+@pytest.mark.parametrize(
+    ("kind", "old", "new"),
+    [
+        ("game", "allowed = true", "allowed = false"),  # OpenSpiel allows it
+        ("game", 'code = "DISCARD_OF_TAKEN_CARD"', 'code = "WRONG_PHASE"'),
+        ("game", 'illegal = ["knock 5D"]', 'illegal = ["knock QD"]'),
+        ("match", "totals = [365, 0]", "totals = [265, 0]"),
+        ("match", "shutout = true", "shutout = false"),
+        ("hollywood", "games = [[79, 12]", "games = [[80, 12]"),
+        ("partnership", "netted = [[0, 1]]", "netted = [[1, 1]]"),
+        ("three-player", "[2, 2, 0, 1]]", "[2, 2, 1, 0]]"),
+    ],
+)
+def test_wrong_expectation_of_any_kind_exits_1(tmp_path: Path, kind: str, old: str, new: str) -> None:
+    assert old in TEMPLATES[kind]
+    path = tmp_path / "wrong.toml"
+    path.write_text(TEMPLATES[kind].replace(old, new, 1), encoding="utf-8")
+    assert not all(f.ok for f in findings(load_ruling(path)))
+    assert main(["ruling", "check", str(path)]) == 1
+
+
+@pytest.mark.parametrize(
+    ("kind", "old", "new", "field"),
+    [
+        ("game", 'kind = "game"', 'kind = "gmae"', "field 'kind'"),
+        ("game", 'script = ["take-upcard"]', 'script = ["draw-stock"]', "action 1 'draw-stock'"),
+        ("game", 'script = ["take-upcard"]', 'script = ["take-upcard"]\nbogus = 1', "unknown field 'position.bogus'"),
+        ("game", 'upcard = "5D"', 'upcard = "5X"', "field 'position.upcard'"),
+        ("game", "allowed = false\n", "", "field 'try' needs 'allowed'"),
+        ("game", 'profile = "pagat"', 'profile = "pagat"\nphase = "lunch"', "field 'phase'"),
+        ("match", '[0, "knock", 5, 40]', '[0, "kn0ck", 5, 40]', "field 'position.hands[1]'"),
+        ("match", "dealer = 0", "dealer = 2", "field 'position.dealer'"),
+        ("match", "winner = 0", "winner = 0\nwinnner = 0", "unknown field 'winnner'"),
+        ("hollywood", "[1, 12]", "[1, -12]", "field 'position.hands[1]'"),
+        ("partnership", "[3, 2, 29]", "[2, 0, 29]", "partners never play each other"),
+        ("three-player", "[0, 2, 25]", "[1, 2, 25]", "did not play this hand"),
+    ],
+)
+def test_malformed_ruling_of_any_kind_names_file_and_field(
+    tmp_path: Path, kind: str, old: str, new: str, field: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert old in TEMPLATES[kind]
+    path = tmp_path / "bad.toml"
+    path.write_text(TEMPLATES[kind].replace(old, new, 1), encoding="utf-8")
+    code = main(["ruling", "check", str(path)])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert code == 2 and len(err) == 1, err
+    assert str(path) in err[0] and field in err[0], err[0]
 
 
 def test_failed_expectation_exits_1(tmp_path: Path) -> None:

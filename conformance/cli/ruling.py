@@ -8,7 +8,16 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from ginspec.reference.rulings import RulingCase, Verdict, casebook, check_ruling, find_ruling
+from ginspec.reference.rulings import (
+    KINDS,
+    AnyRuling,
+    RulingCase,
+    Verdict,
+    casebook,
+    check_ruling,
+    find_ruling,
+    findings,
+)
 from ginspec.spec.cards import card_str
 from ginspec.spec.errors import RulingFileError
 
@@ -42,6 +51,147 @@ profile = "straight"                      # gin only: a knock with 10 is not all
 outcome = "illegal_knock"
 """
 
+GAME_TEMPLATE = """\
+# A ginspec game-script ruling (format 1). Check it with:  ginspec ruling check THIS_FILE
+# A deal, a script of actions, and what each profile says about the position it reaches.
+# Actions: take-upcard, pass, draw-stock, take-discard, discard XX, knock XX, big-gin, declare ...,
+# meld ..., layoff XX to YY, done (see the actions chapter). "play-to-wall" in a script: each
+# player in turn draws from the stock and throws the card drawn, up to the draw that leaves the wall.
+format = 1
+kind = "game"
+id = "my-taken-card"
+title = "Throwing back the card just taken"
+question = "The non-dealer takes the upcard. May he discard it again at once?"
+clauses = ["TURN.DISCARD-TAKEN"]
+
+[position]                                # or: deck = "52 cards, the first dealt first"
+non_dealer = "2C 3C 4C 7D 7H 7S JS QS KS QD"  # player 1 (the dealer is player 0 unless dealer = 1)
+dealer_cards = "8C 8D 8H 9D 9H 9S AS 2S 3S 5H"
+upcard = "5D"
+stock = "KH"                              # optional: the top of the stock; the rest in card order
+dealer = 0
+script = ["take-upcard"]                  # each action made by the player to move
+
+[[expect]]
+profile = "pagat"
+try = "discard 5D"                        # the action in dispute
+allowed = false
+code = "DISCARD_OF_TAKEN_CARD"            # optional: the rejection code and clause when refused
+clause = "TURN.DISCARD-TAKEN"
+legal = ["discard QD", "knock QD"]        # optional: actions that must be legal / illegal
+illegal = ["knock 5D"]
+# then = ["knock QD", ...]                # optional: more actions under this profile only
+# phase = "discard"  to_move = 1          # optional: where the hand stands
+# outcome = "knock"  points = [0, 5]      # optional, once the hand is over: player 0, player 1
+
+[[expect]]
+profile = "openspiel"
+try = "discard 5D"
+allowed = true
+"""
+
+MATCH_TEMPLATE = """\
+# A ginspec match ruling (format 1). Check it with:  ginspec ruling check THIS_FILE
+format = 1
+kind = "match"
+id = "my-shutout"
+title = "A shutout"
+question = "Player 0 wins three hands, player 1 none. What are the final totals?"
+clauses = ["MATCH.SHUTOUT"]
+
+[position]
+# each hand: [knocker, outcome, knocker's deadwood, defender's deadwood] or ["void"];
+# outcome is knock, gin or big_gin; players are 0 and 1
+hands = [[0, "knock", 2, 42], [0, "knock", 5, 40], [0, "knock", 3, 33]]
+dealer = 0                                # who deals the first hand
+
+[[expect]]
+profile = "pagat"
+over = true
+hand_points = [105, 0]                    # every field is optional; a list is [player 0, player 1]
+totals = [365, 0]                         # after game bonus, boxes and shutout
+winner = 0
+shutout = true
+# boxes = [3, 0]  scores = [105, 0] (what counts toward the target)  settlement = 365  payee = 0
+# dealers = [0, 1, 1, 1]                  # the dealer of each hand, then of the next one
+
+[[expect]]
+profile = "pagat"
+set = { shutout_effect = "hand_points_doubled", box_bonus = 25 }
+totals = [385, 0]
+"""
+
+HOLLYWOOD_TEMPLATE = """\
+# A ginspec Hollywood ruling (format 1). Check it with:  ginspec ruling check THIS_FILE
+format = 1
+kind = "hollywood"
+id = "my-hollywood"
+title = "Hollywood entry"
+question = "Where do the scores of four hands go?"
+clauses = ["HOLLYWOOD.ENTRY"]
+
+[position]
+hands = [[0, 25], [1, 12], [0, 18], [0, 36]]   # [winner, points] or ["void"]
+
+[[expect]]
+profile = "hollywood"
+games = [[79, 12], [54, 0], [36, 0]]      # each game: [player 0, player 1]
+over = false
+# payee = 0  settlement = 100             # once every game is over
+"""
+
+PARTNERSHIP_TEMPLATE = """\
+# A ginspec partnership ruling (format 1). Check it with:  ginspec ruling check THIS_FILE
+# Team 0 is seats 0 and 2, team 1 seats 1 and 3; in the first deal seat 0 plays seat 1 and
+# seat 2 plays seat 3, in the second 0 plays 3 and 2 plays 1, and so on.
+format = 1
+kind = "partnership"
+id = "my-netting"
+title = "Netting a deal"
+question = "Seat 0 wins 30, seat 3 wins 29. What does each team score?"
+clauses = ["PARTNER.NETTING"]
+
+[position]
+deals = [[[0, 1, 30], [3, 2, 29]]]        # each deal: two tables, [winner, loser, points] or ["void"]
+
+[[expect]]
+profile = "partnership"
+netted = [[0, 1]]                         # per deal: [team, points] or ["none"]
+totals = [1, 0]
+over = false
+# final = [..]  payee = 0  settlement = 0 # once the game is over
+"""
+
+THREE_TEMPLATE = """\
+# A ginspec three-player ruling (format 1). Check it with:  ginspec ruling check THIS_FILE
+format = 1
+kind = "three-player"
+id = "my-rotation"
+title = "Three-player rotation"
+question = "Who deals and who sits out after these hands?"
+clauses = ["THREE.ROTATION"]
+
+[position]
+hands = [[2, 1, 10], [0, 2, 25]]          # [winner, loser, points] or ["void"]
+
+[[expect]]
+profile = "three-player"
+# each seating: [dealer, sits out, plays first, plays second], before each hand and after the last
+seatings = [[0, 0, 1, 2], [1, 1, 2, 0], [2, 2, 0, 1]]
+scores = [25, 0, 10]
+over = false
+# payments = [[payer, payee, amount], ...]  net = [..]   # once the game is over
+"""
+
+TEMPLATES = {
+    "showdown": TEMPLATE,
+    "game": GAME_TEMPLATE,
+    "match": MATCH_TEMPLATE,
+    "hollywood": HOLLYWOOD_TEMPLATE,
+    "partnership": PARTNERSHIP_TEMPLATE,
+    "three-player": THREE_TEMPLATE,
+}
+
 
 def register(sub: Any) -> None:
     p = sub.add_parser("ruling", help="the casebook of disputed rulings: list, check, show, new")
@@ -58,6 +208,13 @@ def register(sub: Any) -> None:
     sh.set_defaults(handler=run_show)
     nw = actions.add_parser("new", help="write a ruling template (to stdout, or to FILE)")
     nw.add_argument("file", nargs="?", help="where to write it (refuses to overwrite)")
+    nw.add_argument(
+        "--kind",
+        choices=KINDS,
+        default="showdown",
+        help="showdown (a knock's result, the default), game (a deal and a script of actions), "
+        "match (a sequence of hands), hollywood, partnership or three-player",
+    )
     nw.set_defaults(handler=run_new)
     p.set_defaults(handler=lambda args: (p.print_help(), 2)[1])
 
@@ -73,6 +230,7 @@ def run_list(args: argparse.Namespace) -> int:
 
 
 def verdict_json(case: RulingCase, verdicts: list[Verdict]) -> dict[str, Any]:
+    """The JSON of a showdown ruling's verdicts (with the adjudicator's full ruling)."""
     return {
         "id": case.id,
         "title": case.title,
@@ -92,6 +250,8 @@ def verdict_json(case: RulingCase, verdicts: list[Verdict]) -> dict[str, Any]:
 
 def run_check(args: argparse.Namespace) -> int:
     case = find_ruling(args.ruling)
+    if not isinstance(case, RulingCase):
+        return _check_other(case, args.json)
     verdicts = check_ruling(case)
     if args.json:
         print(json.dumps(verdict_json(case, verdicts)))
@@ -115,6 +275,26 @@ def run_check(args: argparse.Namespace) -> int:
     return 0 if all(v.ok for v in verdicts) else 1
 
 
+def _check_other(case: AnyRuling, as_json: bool) -> int:
+    """``check`` for a game-script, match or systems ruling."""
+    found = findings(case)
+    ok = all(f.ok for f in found)
+    if as_json:
+        print(json.dumps({"id": case.id, "kind": case.kind, "title": case.title, "ok": ok,
+                          "verdicts": [f.to_json() for f in found]}))
+        return 0 if ok else 1
+    print(f"{case.id}: {case.title}")
+    print(f"  {case.question}")
+    for f in found:
+        answer = "; ".join(f"{k}: {v}" for k, v in f.answer)
+        print(f"{'ok  ' if f.ok else 'FAIL'} {f.label}: {answer}")
+        for problem in f.mismatches:
+            print(f"       {problem}")
+        for clause, text in f.trail:
+            print(f"       {clause:<26} {text}")
+    return 0 if ok else 1
+
+
 def run_show(args: argparse.Namespace) -> int:
     case = find_ruling(args.id)
     sys.stdout.write(Path(case.path).read_text(encoding="utf-8"))
@@ -122,12 +302,13 @@ def run_show(args: argparse.Namespace) -> int:
 
 
 def run_new(args: argparse.Namespace) -> int:
+    template = TEMPLATES[args.kind]
     if args.file is None:
-        sys.stdout.write(TEMPLATE)
+        sys.stdout.write(template)
         return 0
     path = Path(args.file)
     if path.exists():
         raise RulingFileError(f"{path}: already exists; not overwritten")
-    path.write_text(TEMPLATE, encoding="utf-8")
+    path.write_text(template, encoding="utf-8")
     print(f"wrote {path}; edit it, then: ginspec ruling check {path}")
     return 0

@@ -1,12 +1,17 @@
 """Casebook rulings as conformance cases (origin ``casebook``).
 
-Every expectation of every ruling in ``spec/casebook/`` becomes one hand case: a deal that gives
+Every expectation of every showdown ruling in ``spec/casebook/`` becomes one hand case: a deal that gives
 the knocker its kept cards plus one card to throw (taken from the stock, or the Oklahoma upcard
 when the knocker holds it), then the knock, the declaration, the defender's melds and layoffs and
 the knocker's layoffs exactly as the adjudicator ruled, and the hand result. Before a case is
 kept, the engine's points and deadwood are checked against the ruling file's own hand-derived
 expectation, so a case can never drift from the casebook. An expected illegal knock becomes a
 negative case: the knock is refused with its code.
+
+Every expectation of a game-script ruling becomes a hand case too: its deal, the script's actions
+(the ``play-to-wall`` shorthand written out turn by turn), a checkpoint with what it asks (phase,
+player to act, legal and illegal actions), then the disputed action, accepted or refused with its
+code and clause, and the hand's result when the hand is over.
 """
 
 from __future__ import annotations
@@ -17,8 +22,10 @@ from typing import Any
 from ginspec.conformance.adapters.reference_game import hand_result
 from ginspec.conformance.cases import Case
 from ginspec.conformance.generate.games import DEAL_CLAUSES, checkpoint, deal_json, known
-from ginspec.reference.game import Deal, HandState, Rejection, rules_for_profile
+from ginspec.reference.game import Deal, HandState, Rejection, parse_action, rules_for_profile
+from ginspec.reference.game.state import CHANCE
 from ginspec.reference.melds import min_deadwood, min_deadwood_after_discard
+from ginspec.reference.ruling_scripts import GameExpectation, GameRuling, check_expectation, play_script
 from ginspec.reference.rulings import Expectation, RulingCase, casebook, rule
 from ginspec.spec.cards import Card, card_str, parse_card
 
@@ -137,12 +144,93 @@ def _check(case: RulingCase, exp: Expectation, final: HandState) -> None:
             raise AssertionError(f"{case.id} {exp.label}: engine deadwood {got}, ruling {exp.deadwood}")
 
 
+def _game_case(case: GameRuling, exp: GameExpectation, number: int) -> Case:
+    """A game-script expectation as a hand case (the steps the engine played, then the try)."""
+    from ginspec.conformance.adapters.reference_game import CHANCE_PLAYER
+
+    finding = check_expectation(case, exp)  # the engine must agree with the file's own ruling
+    if not finding.ok:
+        raise AssertionError(f"{case.id} {exp.label}: {'; '.join(finding.mismatches)}")
+    run = play_script(case, exp)
+    steps: list[dict[str, Any]] = [
+        {"player": player, "action": action, "expect": "accepted"} for player, action in run.steps
+    ]
+    point: dict[str, Any] = {"after": len(steps)}
+    if exp.phase is not None:
+        point["phase"] = run.state.phase.value
+    if exp.to_move is not None:
+        to_move = run.state.to_move
+        point["to_act"] = CHANCE_PLAYER if to_move == CHANCE else to_move
+    if exp.legal:
+        point["legal_includes"] = sorted({str(parse_action(t)) for t in exp.legal})
+    if exp.illegal:
+        point["legal_excludes"] = sorted({str(parse_action(t)) for t in exp.illegal})
+    requires = ["hand"]
+    if exp.legal or exp.illegal:
+        requires.append("legal-actions")
+    violates: list[str] = []
+    if exp.attempt is not None:
+        step: dict[str, Any] = {"player": run.attempt_by, "action": str(parse_action(exp.attempt))}
+        if isinstance(run.attempt, Rejection):
+            step["expect"] = {"rejected": run.attempt.code.value}
+            step["clause"] = run.attempt.clause
+            violates.append(run.attempt.clause)
+            requires.append("rejection-codes")
+        else:
+            step["expect"] = "accepted"
+        steps.append(step)
+    verbs = {s["action"].split()[0] for s in steps}
+    if verbs & {"declare", "meld"}:
+        requires.append("melding.explicit")
+    if "layoff" in verbs:
+        requires.append("layoff.explicit")
+    extra: dict[str, Any] = {}
+    final = run.state.result
+    if final is not None and (exp.outcome is not None or exp.points is not None):
+        extra["result"] = {"outcome": final.outcome.value, "points": list(final.points)}
+        extra["decides"] = known(final.score.clauses)
+    asked = [f"try {exp.attempt}"] if exp.attempt else []
+    asked += [k for k in ("phase", "to_move", "legal", "illegal", "outcome", "points") if getattr(exp, k)]
+    return Case.make(
+        id=f"casebook.{case.id.lower()}.{number}",
+        kind="hand",
+        origin="casebook",
+        description=f"casebook {case.id} ({case.title}) under {exp.label}: {', '.join(asked)}",
+        clauses=known([*DEAL_CLAUSES, *case.clauses]),
+        profile=exp.profile,
+        overrides=dict(exp.overrides),
+        requires=requires,
+        source={"generator": "casebook", "ruling": f"spec/casebook/{Path(case.path).stem}.toml",
+                "expectation": number},
+        deals=[deal_json(run.start)],
+        steps=steps,
+        checkpoints=[point] if len(point) > 1 else [],
+        violates=known(violates),
+        **extra,
+    )
+
+
+NOT_YET_CASES = (
+    "the conformance protocol has no query for a {kind} score sheet yet; the ruling is checked by "
+    "'ginspec ruling check' and tests/test_rulings.py"
+)
+
+
 def casebook_cases() -> tuple[list[Case], list[dict[str, str]]]:
     """One case per casebook expectation, and a note for each that no deal can reach."""
     cases: list[Case] = []
     notes: list[dict[str, str]] = []
     for case in casebook():
         stem = Path(case.path).stem
+        if isinstance(case, GameRuling):
+            cases.extend(_game_case(case, exp, n) for n, exp in enumerate(case.expectations, 1))
+            continue
+        if not isinstance(case, RulingCase):
+            notes.extend(
+                {"example": f"{case.id} #{n}", "kind": "casebook", "reason": NOT_YET_CASES.format(kind=case.kind)}
+                for n in range(1, len(case.expectations) + 1)
+            )
+            continue
         for number, exp in enumerate(case.expectations, 1):
             case_id = f"casebook.{case.id.lower()}.{number}"
             try:

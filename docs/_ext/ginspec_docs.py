@@ -325,90 +325,203 @@ def setup(app: Sphinx) -> dict[str, Any]:
 
 @generator
 def casebook_pages(out: Path) -> None:
-    """One page per ruling: the position as cards, the question, who says what, and the answer
-    under each profile computed by the reference now (never typed by hand)."""
-    from ginspec.reference.rulings import casebook, check_ruling
-    from ginspec.spec.cards import card_str
+    """One page per ruling: the position (cards, or a score sheet), the question, who says what,
+    and the answer under each profile computed by the reference now (never typed by hand)."""
+    from ginspec.reference.rulings import RulingCase, casebook
 
     (out / "casebook").mkdir(parents=True)
-    pages = clause_pages()
     cases = casebook()
+    kinds = {
+        "showdown": "a knock's result",
+        "game": "a deal and a script of actions",
+        "match": "a score sheet",
+        "hollywood": "a Hollywood score sheet",
+        "partnership": "a partnership score sheet",
+        "three-player": "a three-player score sheet",
+    }
     index = [
         "# Casebook of disputed rulings\n",
         "Each ruling is a file in `spec/casebook/` (format: see the rulings guide). The answers below are",
         "computed by the reference when this site is built; `ginspec ruling check ID` reproduces each one.\n",
-        "```{toctree}\n:maxdepth: 1\n",
-        *[Path(c.path).stem for c in cases],
-        "```\n",
+        "| ruling | question | kind | profiles |",
+        "|---|---|---|---|",
     ]
+    for c in cases:
+        profiles = ", ".join(sorted({e.profile for e in c.expectations}))
+        link = f"[{c.id}: {c.title}]({Path(c.path).stem}.md)"
+        index.append(f"| {link} | {c.question.replace('|', '/')} | {kinds[c.kind]} | {profiles} |")
+    index += ["", "```{toctree}\n:hidden:\n", *[Path(c.path).stem for c in cases], "```\n"]
     (out / "casebook" / "index.md").write_text("\n".join(index), encoding="utf-8")
     for case in cases:
         page = f"{GEN}/casebook/{Path(case.path).stem}.html"
-        verdicts = check_ruling(case)
-        first = verdicts[0].ruling
-        lines = [f"# {case.id}: {case.title}\n", f"**Question.** {case.question}\n"]
-        decl = first.declaration
-        if decl is not None:
-            groups = [[card_str(c) for c in m.cards] for m in decl.melds]
-            loose = [card_str(c) for c in decl.deadwood_cards]
-            lines.append(hand_html("Knocker", groups, loose))
+        if isinstance(case, RulingCase):
+            lines = _showdown_page(case, page)
+        elif case.kind == "game":
+            lines = _game_page(case, page)
         else:
-            lines.append(hand_html("Knocker", [], [card_str(c) for c in case.knocker]))
-        defence = first.defence
-        if defence is not None:
-            d_groups = [[card_str(c) for c in m.cards] for m in defence.melds]
-            in_melds = {c for m in defence.melds for c in m.cards}
-            d_loose = [card_str(c) for c in case.defender if c not in in_melds]
-            lines.append(hand_html("Defender", d_groups, d_loose))
-        else:
-            lines.append(hand_html("Defender", [], [card_str(c) for c in case.defender]))
-        if case.upcard is not None:
-            lines.append(hand_html("Upcard", [], [card_str(case.upcard)]))
-        lines.append("")
-        if case.answer:
-            lines.append(f"**Answer.** {case.answer}\n")
-        lines.append("## Rulings by profile (computed)\n")
-        lines.append("| profile | outcome | deadwood (knocker / defender) | points (knocker / defender) | declared |")
-        lines.append("|---|---|---|---|---|")
-        for v in verdicts:
-            r = v.ruling
-            pts = "—" if r.points is None else f"{r.points[0]} / {r.points[1]}"
-            dw = "—" if r.knocker_deadwood is None else f"{r.knocker_deadwood} / {r.defender_deadwood}"
-            mark = "matches" if v.ok else "**differs: " + "; ".join(v.mismatches) + "**"
-            lines.append(f"| {v.expectation.label} | {r.outcome} | {dw} | {pts} | {mark} |")
-        lines.append("")
-        for v in verdicts:
-            lines.append(f"### Clause trail under {v.expectation.label}\n")
-            for clause_id, text in v.ruling.trail:
-                target = pages.get(clause_id)
-                link = (
-                    f'<a href="{rel(page, target + "#" + clause_id)}">{esc(clause_id)}</a>'
-                    if target
-                    else esc(clause_id)
-                )
-                lines.append(f"- {link}: {esc(text)}")
-            lines.append("")
-        if case.sides:
-            lines.append("## Who says what\n")
-            for side in case.sides:
-                lines.append(f"- {side.says} — {'; '.join(side.cite)}")
-            lines.append("")
-        lines.append("## Reproduce\n")
-        lines.append(f"```sh\nginspec ruling check {case.id}\n```\n")
-        e = case.expectations[0]
-        sets = "".join(f" --set {k}={fmt(val)}" for k, val in e.overrides.items())
-        melds = ""
-        if case.knocker_melds:
-            melds = (
-                ' --knocker-melds "' + " / ".join(" ".join(card_str(c) for c in m) for m in case.knocker_melds) + '"'
-            )
-        up = f" --upcard {card_str(case.upcard)}" if case.upcard is not None else ""
-        lines.append(
-            f"```sh\nginspec adjudicate --profile {e.profile}{sets} "
-            f'--knocker "{" ".join(card_str(c) for c in case.knocker)}" '
-            f'--defender "{" ".join(card_str(c) for c in case.defender)}"{melds}{up}\n```\n'
-        )
+            lines = _sheet_page(case, page)
         (out / "casebook" / f"{Path(case.path).stem}.md").write_text("\n".join(lines), encoding="utf-8")
+
+
+def _trail_lines(page: str, label: str, trail: Any) -> list[str]:
+    pages = clause_pages()
+    lines = [f"### Clause trail under {label}\n"]
+    for clause_id, text in trail:
+        target = pages.get(clause_id)
+        link = f'<a href="{rel(page, target + "#" + clause_id)}">{esc(clause_id)}</a>' if target else esc(clause_id)
+        lines.append(f"- {link}: {esc(text)}")
+    lines.append("")
+    return lines
+
+
+def _sides_and_reproduce(case: Any) -> list[str]:
+    lines = []
+    if case.sides:
+        lines.append("## Who says what\n")
+        for side in case.sides:
+            lines.append(f"- {side.says} — {'; '.join(side.cite)}")
+        lines.append("")
+    lines.append("## Reproduce\n")
+    lines.append(f"```sh\nginspec ruling check {case.id}\n```\n")
+    return lines
+
+
+def _findings_table(found: Any) -> list[str]:
+    """The computed answers, one row per expectation."""
+    lines = ["## Rulings by profile (computed)\n", "| profile | computed answer | declared |", "|---|---|---|"]
+    for f in found:
+        answer = "<br>".join(f"{esc(k.replace('_', ' '))}: <b>{esc(v)}</b>" for k, v in f.answer)
+        note = f" — {esc(f.note)}" if f.note else ""
+        mark = "matches" if f.ok else "**differs: " + esc("; ".join(f.mismatches)) + "**"
+        lines.append(f"| {esc(f.label)}{note} | {answer} | {mark} |")
+    lines.append("")
+    return lines
+
+
+def _game_page(case: Any, page: str) -> list[str]:
+    """A game-script ruling: the deal as cards, the script, the position it reaches, the answers."""
+    from ginspec.reference.game.deal import split_deck
+    from ginspec.reference.ruling_scripts import describe_script, play_script
+    from ginspec.reference.rulings import findings
+    from ginspec.spec.cards import card_str
+
+    nd_seat, d_seat = 1 - case.dealer, case.dealer
+    if case.hands is not None:
+        nd, d, up, top = case.hands
+    else:
+        nd, d, up, stock = split_deck(case.deal(), False)
+        top = stock[:5]
+    lines = [f"# {case.id}: {case.title}\n", f"**Question.** {case.question}\n", "## The deal\n"]
+    lines.append(hand_html(f"Non-dealer (player {nd_seat})", [], [card_str(c) for c in nd]))
+    lines.append(hand_html(f"Dealer (player {d_seat})", [], [card_str(c) for c in d]))
+    if up is not None:
+        lines.append(hand_html("Upcard", [], [card_str(up)]))
+    if top:
+        lines.append(hand_html("Stock, top first", [], [card_str(c) for c in top]))
+    lines.append("")
+    if case.script:
+        lines.append("## The play\n")
+        for i, (action, words) in enumerate(zip(case.script, describe_script(case.script), strict=True), 1):
+            lines.append(f"{i}. `{action}`" if action == words else f"{i}. `{action}`: {words}")
+        lines.append("")
+    first = case.expectations[0]
+    run = play_script(case, first)
+    st = run.state
+    lines.append(f"## The position reached (under {esc(first.label)})\n")
+    lines.append(hand_html(f"Player {nd_seat}", [], [card_str(c) for c in st.hand(nd_seat)]))
+    lines.append(hand_html(f"Player {d_seat}", [], [card_str(c) for c in st.hand(d_seat)]))
+    if st.discard_top is not None:
+        lines.append(hand_html("Top discard", [], [card_str(st.discard_top)]))
+    lines.append(f"\n*{len(run.steps)} actions played; {len(st.stock)} cards in the stock; phase "
+                 f"`{st.phase.value}`.*\n")
+    if case.answer:
+        lines.append(f"**Answer.** {case.answer}\n")
+    found = findings(case)
+    lines += _findings_table(found)
+    for f in found:
+        if f.trail:
+            lines += _trail_lines(page, f.label, f.trail)
+    return lines + _sides_and_reproduce(case)
+
+
+def _sheet_page(case: Any, page: str) -> list[str]:
+    """A match or systems ruling: the score sheet under each profile and the answers."""
+    from ginspec.reference.rulings import findings
+
+    lines = [f"# {case.id}: {case.title}\n", f"**Question.** {case.question}\n"]
+    if case.answer:
+        lines.append(f"**Answer.** {case.answer}\n")
+    found = findings(case)
+    lines += _findings_table(found)
+    shown: list[Any] = []
+    for e, f in zip(case.expectations, found, strict=True):
+        heads, rows = case.sheet(e)
+        if (heads, rows) in shown:
+            continue
+        shown.append((heads, rows))
+        lines.append(f"### Score sheet under {esc(f.label)}\n")
+        lines.append("| " + " | ".join(heads) + " |")
+        lines.append("|" + "---|" * len(heads))
+        lines.extend("| " + " | ".join(esc(c) for c in row) + " |" for row in rows)
+        lines.append("")
+    for f in found:
+        lines += _trail_lines(page, f.label, f.trail)
+    return lines + _sides_and_reproduce(case)
+
+
+def _showdown_page(case: Any, page: str) -> list[str]:
+    """A showdown ruling: both hands as cards (melds grouped as the adjudicator declared them)."""
+    from ginspec.reference.rulings import check_ruling
+    from ginspec.spec.cards import card_str
+
+    verdicts = check_ruling(case)
+    first = verdicts[0].ruling
+    lines = [f"# {case.id}: {case.title}\n", f"**Question.** {case.question}\n"]
+    decl = first.declaration
+    if decl is not None:
+        groups = [[card_str(c) for c in m.cards] for m in decl.melds]
+        loose = [card_str(c) for c in decl.deadwood_cards]
+        lines.append(hand_html("Knocker", groups, loose))
+    else:
+        lines.append(hand_html("Knocker", [], [card_str(c) for c in case.knocker]))
+    defence = first.defence
+    if defence is not None:
+        d_groups = [[card_str(c) for c in m.cards] for m in defence.melds]
+        in_melds = {c for m in defence.melds for c in m.cards}
+        d_loose = [card_str(c) for c in case.defender if c not in in_melds]
+        lines.append(hand_html("Defender", d_groups, d_loose))
+    else:
+        lines.append(hand_html("Defender", [], [card_str(c) for c in case.defender]))
+    if case.upcard is not None:
+        lines.append(hand_html("Upcard", [], [card_str(case.upcard)]))
+    lines.append("")
+    if case.answer:
+        lines.append(f"**Answer.** {case.answer}\n")
+    lines.append("## Rulings by profile (computed)\n")
+    lines.append("| profile | outcome | deadwood (knocker / defender) | points (knocker / defender) | declared |")
+    lines.append("|---|---|---|---|---|")
+    for v in verdicts:
+        r = v.ruling
+        pts = "—" if r.points is None else f"{r.points[0]} / {r.points[1]}"
+        dw = "—" if r.knocker_deadwood is None else f"{r.knocker_deadwood} / {r.defender_deadwood}"
+        mark = "matches" if v.ok else "**differs: " + "; ".join(v.mismatches) + "**"
+        lines.append(f"| {v.expectation.label} | {r.outcome} | {dw} | {pts} | {mark} |")
+    lines.append("")
+    for v in verdicts:
+        lines += _trail_lines(page, v.expectation.label, v.ruling.trail)
+    lines += _sides_and_reproduce(case)
+    e = case.expectations[0]
+    sets = "".join(f" --set {k}={fmt(val)}" for k, val in e.overrides.items())
+    melds = ""
+    if case.knocker_melds:
+        melds = ' --knocker-melds "' + " / ".join(" ".join(card_str(c) for c in m) for m in case.knocker_melds) + '"'
+    up = f" --upcard {card_str(case.upcard)}" if case.upcard is not None else ""
+    lines.append(
+        f"```sh\nginspec adjudicate --profile {e.profile}{sets} "
+        f'--knocker "{" ".join(card_str(c) for c in case.knocker)}" '
+        f'--defender "{" ".join(card_str(c) for c in case.defender)}"{melds}{up}\n```\n'
+    )
+    return lines
 
 
 @generator
