@@ -9,7 +9,8 @@ what the position is:
   :func:`check_ruling` computes every expectation with the adjudicator (SHOWDOWN.BEST-PLAY);
 * ``game`` — a deal and a script of actions (:mod:`ginspec.reference.ruling_scripts`);
 * ``match``, ``hollywood``, ``partnership``, ``three-player`` — a sequence of hand results
-  (:mod:`ginspec.reference.ruling_scores`).
+  (:mod:`ginspec.reference.ruling_scores`);
+* ``table`` — a knock at a table of three or four (:mod:`ginspec.reference.ruling_table`).
 
 :func:`findings` checks a ruling of any kind and reports, per expectation, the computed answer
 and each field that differs.
@@ -33,13 +34,14 @@ from ginspec.spec.profiles import profiles, ruleset
 if TYPE_CHECKING:
     from ginspec.reference.ruling_scores import ScoreRuling
     from ginspec.reference.ruling_scripts import GameRuling
+    from ginspec.reference.ruling_table import TableRulingCase
 
 CASEBOOK_DIR: Final = SPEC_DIR / "casebook"
 FORMAT_VERSION: Final = 1
 _TOP_KEYS: Final = {
     "format", "kind", "id", "title", "question", "clauses", "digest", "answer", "position", "sources", "expect"
 }
-KINDS: Final = ("showdown", "game", "match", "hollywood", "partnership", "three-player")
+KINDS: Final = ("showdown", "game", "match", "hollywood", "partnership", "three-player", "table")
 """The kinds of ruling file; ``showdown`` when the file names none."""
 _POSITION_KEYS: Final = {"knocker", "defender", "knocker_melds", "upcard"}
 _EXPECT_KEYS: Final = {"profile", "set", "outcome", "deadwood", "points", "layoffs", "knocker_melds", "upcard", "note"}
@@ -308,6 +310,10 @@ def parse_ruling(data: Mapping[str, Any], source: str = "<ruling>") -> AnyRuling
         from ginspec.reference.ruling_scripts import parse_game_ruling
 
         return parse_game_ruling(data, source)
+    if kind == "table":
+        from ginspec.reference.ruling_table import parse_table_ruling
+
+        return parse_table_ruling(data, source)
     if kind != "showdown":
         from ginspec.reference.ruling_scores import parse_score_ruling
 
@@ -389,7 +395,7 @@ def find_ruling(ref: str) -> AnyRuling:
     raise RulingFileError(f"no ruling file or casebook ID {ref!r} (see 'ginspec ruling list')")
 
 
-AnyRuling: TypeAlias = "RulingCase | GameRuling | ScoreRuling"
+AnyRuling: TypeAlias = "RulingCase | GameRuling | ScoreRuling | TableRulingCase"
 """A ruling file of any kind."""
 
 

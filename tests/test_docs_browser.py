@@ -1,5 +1,6 @@
 """The built site in a real browser: headless Chromium renders a clause page, the casebook, a
-showdown ruling and a game-script ruling with card pictures, and two score-sheet rulings. Screenshots are written to out/screenshots/ (kept as CI artefacts)."""
+showdown ruling and a game-script ruling with card pictures, two score-sheet rulings and a table-game
+ruling. Screenshots are written to out/screenshots/ (kept as CI artefacts)."""
 
 from __future__ import annotations
 
@@ -55,6 +56,7 @@ def _page(site: Path, pattern: str) -> Path:
          ['class="gs-card', "The position reached", "DISCARD_OF_TAKEN_CARD", "Rulings by profile (computed)"]),
         ("ruling-match", "gen/casebook/C19a-*.html", ["Score sheet under pagat", "365", "385", "530"]),
         ("ruling-three", "gen/casebook/C30-*.html", ["Score sheet under three-player", "sits out"]),
+        ("ruling-table", "gen/casebook/C32-*.html", ['class="gs-card', "Seat 2", "TABLE.LAYOFF-ORIGINAL"]),
     ],
 )
 def test_page_renders_in_chromium(site: Path, tmp_path: Path, name: str, pattern: str, must_contain: list[str]) -> None:

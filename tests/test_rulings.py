@@ -82,6 +82,8 @@ def test_every_kind_has_a_passing_template(tmp_path: Path, kind: str) -> None:
         ("hollywood", "games = [[79, 12]", "games = [[80, 12]"),
         ("partnership", "netted = [[0, 1]]", "netted = [[1, 1]]"),
         ("three-player", "[2, 2, 0, 1]]", "[2, 2, 1, 0]]"),
+        ("table", "penalties = [0, 20, 24]", "penalties = [0, 20, 19]"),  # chained: not in Seed-SR
+        ("table", 'layoffs = [[], ["6H"], []]', 'layoffs = [[], ["6H"], ["5H"]]'),
     ],
 )
 def test_wrong_expectation_of_any_kind_exits_1(tmp_path: Path, kind: str, old: str, new: str) -> None:
@@ -107,6 +109,9 @@ def test_wrong_expectation_of_any_kind_exits_1(tmp_path: Path, kind: str, old: s
         ("hollywood", "[1, 12]", "[1, -12]", "field 'position.hands[1]'"),
         ("partnership", "[3, 2, 29]", "[2, 0, 29]", "partners never play each other"),
         ("three-player", "[0, 2, 25]", "[1, 2, 25]", "did not play this hand"),
+        ("table", "knocker = 0", "knocker = 5", "field 'position.knocker'"),
+        ("table", 'outcome = "knock"', 'outcome = "illegal_knock"', "field 'outcome'"),
+        ("table", '"5H 3S 3D 3H QS QH AC"', '"5H 3S 3D 3H QS QH 7H"', "7H"),
     ],
 )
 def test_malformed_ruling_of_any_kind_names_file_and_field(

@@ -183,6 +183,39 @@ over = false
 # payments = [[payer, payee, amount], ...]  net = [..]   # once the game is over
 """
 
+TABLE_TEMPLATE = """\
+# A ginspec table-game ruling (format 1): a knock at a table of three or four.
+# Check it with:  ginspec ruling check THIS_FILE
+format = 1
+kind = "table"
+id = "my-table-layoff"
+title = "A layoff after another player's layoff"
+question = "Seat 1 lays 6H off on the knocker's 7H 8H 9H. May seat 2 then add 5H?"
+clauses = ["TABLE.LAYOFF-ORIGINAL"]
+
+[position]
+# every seat's cards in seat order (play passes to the next higher seat): the knocker's seven kept
+# cards (or eight: the ruling then picks the discard), the others' seven
+hands = ["7H 8H 9H KC KD KS 2C", "6H 4C 4D 4S TS JD 2D", "5H 3S 3D 3H QS QH AC"]
+knocker = 0
+discard = "3C"                            # optional: the knock discard
+# knocker_melds = "7H 8H 9H / KC KD KS"   # optional: the declaration, else best play
+
+[[expect]]
+profile = "serbian-online"
+outcome = "knock"                         # knock, gin, undercut or illegal-knock
+winner = 0                                # optional from here on; lists are per seat
+deadwood = [2, 22, 26]
+penalties = [0, 20, 24]
+layoffs = [[], ["6H"], []]
+
+[[expect]]
+profile = "serbian-online"
+set = { layoff_chain = "unlimited" }
+outcome = "knock"
+penalties = [0, 20, 19]
+"""
+
 TEMPLATES = {
     "showdown": TEMPLATE,
     "game": GAME_TEMPLATE,
@@ -190,6 +223,7 @@ TEMPLATES = {
     "hollywood": HOLLYWOOD_TEMPLATE,
     "partnership": PARTNERSHIP_TEMPLATE,
     "three-player": THREE_TEMPLATE,
+    "table": TABLE_TEMPLATE,
 }
 
 
@@ -213,7 +247,8 @@ def register(sub: Any) -> None:
         choices=KINDS,
         default="showdown",
         help="showdown (a knock's result, the default), game (a deal and a script of actions), "
-        "match (a sequence of hands), hollywood, partnership or three-player",
+        "match (a sequence of hands), hollywood, partnership, three-player, or table (a knock at "
+        "a table of three or four)",
     )
     nw.set_defaults(handler=run_new)
     p.set_defaults(handler=lambda args: (p.print_help(), 2)[1])

@@ -211,9 +211,16 @@ def _game_case(case: GameRuling, exp: GameExpectation, number: int) -> Case:
 
 
 NOT_YET_CASES = (
-    "the conformance protocol has no query for a {kind} score sheet yet; the ruling is checked by "
+    "the conformance protocol has no case for {what} yet; the ruling is checked by "
     "'ginspec ruling check' and tests/test_rulings.py"
 )
+WHAT = {
+    "match": "a match score sheet",
+    "hollywood": "a Hollywood score sheet",
+    "partnership": "a partnership score sheet",
+    "three-player": "a three-player score sheet",
+    "table": "a table-game showdown",
+}
 
 
 def casebook_cases() -> tuple[list[Case], list[dict[str, str]]]:
@@ -227,7 +234,7 @@ def casebook_cases() -> tuple[list[Case], list[dict[str, str]]]:
             continue
         if not isinstance(case, RulingCase):
             notes.extend(
-                {"example": f"{case.id} #{n}", "kind": "casebook", "reason": NOT_YET_CASES.format(kind=case.kind)}
+                {"example": f"{case.id} #{n}", "kind": "casebook", "reason": NOT_YET_CASES.format(what=WHAT[case.kind])}
                 for n in range(1, len(case.expectations) + 1)
             )
             continue

@@ -338,6 +338,7 @@ def casebook_pages(out: Path) -> None:
         "hollywood": "a Hollywood score sheet",
         "partnership": "a partnership score sheet",
         "three-player": "a three-player score sheet",
+        "table": "a knock at a table of three or four",
     }
     index = [
         "# Casebook of disputed rulings\n",
@@ -358,6 +359,8 @@ def casebook_pages(out: Path) -> None:
             lines = _showdown_page(case, page)
         elif case.kind == "game":
             lines = _game_page(case, page)
+        elif case.kind == "table":
+            lines = _table_page(case, page)
         else:
             lines = _sheet_page(case, page)
         (out / "casebook" / f"{Path(case.path).stem}.md").write_text("\n".join(lines), encoding="utf-8")
@@ -441,6 +444,42 @@ def _game_page(case: Any, page: str) -> list[str]:
     for f in found:
         if f.trail:
             lines += _trail_lines(page, f.label, f.trail)
+    return lines + _sides_and_reproduce(case)
+
+
+def _table_page(case: Any, page: str) -> list[str]:
+    """A table-game ruling: every seat's cards, grouped as the first expectation's ruling plays them."""
+    from ginspec.reference.rulings import findings
+    from ginspec.spec.cards import card_str
+
+    first = case.expectations[0]
+    r = case.rule(first)
+    lines = [f"# {case.id}: {case.title}\n", f"**Question.** {case.question}\n"]
+    lines.append(f"## The table (as ruled under {esc(first.label)})\n")
+    plays = {p.seat: p for p in r.defenders}
+    for seat, hand in enumerate(case.hands):
+        if seat == case.knocker and r.declaration is not None:
+            groups = [[card_str(c) for c in m.cards] for m in r.declaration.melds]
+            loose = [card_str(c) for c in r.declaration.deadwood_cards]
+            lines.append(hand_html(f"Seat {seat} (knocks)", groups, loose))
+        elif seat in plays:
+            play = plays[seat]
+            groups = [[card_str(c) for c in m.cards] for m in play.melds]
+            laid = [card_str(x.card) for x in play.layoffs]
+            lines.append(hand_html(f"Seat {seat}", groups, [card_str(c) for c in play.deadwood_cards]))
+            if laid:
+                lines.append(hand_html(f"Seat {seat} lays off", [], laid))
+        else:
+            lines.append(hand_html(f"Seat {seat}", [], [card_str(c) for c in hand]))
+    if r.discard is not None:
+        lines.append(hand_html("Knock discard", [], [card_str(r.discard)]))
+    lines.append("")
+    if case.answer:
+        lines.append(f"**Answer.** {case.answer}\n")
+    found = findings(case)
+    lines += _findings_table(found)
+    for f in found:
+        lines += _trail_lines(page, f.label, f.trail)
     return lines + _sides_and_reproduce(case)
 
 
