@@ -110,7 +110,7 @@ def test_wrong_expectation_of_any_kind_exits_1(tmp_path: Path, kind: str, old: s
         ("partnership", "[3, 2, 29]", "[2, 0, 29]", "partners never play each other"),
         ("three-player", "[0, 2, 25]", "[1, 2, 25]", "did not play this hand"),
         ("table", "knocker = 0", "knocker = 5", "field 'position.knocker'"),
-        ("table", 'outcome = "knock"', 'outcome = "illegal_knock"', "field 'outcome'"),
+        ("table", 'outcome = "knock"', 'outcome = "no_score"', "field 'outcome'"),
         ("table", '"5H 3S 3D 3H QS QH AC"', '"5H 3S 3D 3H QS QH 7H"', "7H"),
     ],
 )

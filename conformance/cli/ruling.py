@@ -203,7 +203,7 @@ discard = "3C"                            # optional: the knock discard
 
 [[expect]]
 profile = "serbian-online"
-outcome = "knock"                         # knock, gin, undercut or illegal-knock
+outcome = "knock"                         # knock, gin, undercut or illegal_knock
 winner = 0                                # optional from here on; lists are per seat
 deadwood = [2, 22, 26]
 penalties = [0, 20, 24]

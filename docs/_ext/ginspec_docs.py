@@ -480,7 +480,13 @@ def _table_page(case: Any, page: str) -> list[str]:
     lines += _findings_table(found)
     for f in found:
         lines += _trail_lines(page, f.label, f.trail)
-    return lines + _sides_and_reproduce(case)
+    lines += _sides_and_reproduce(case)
+    sets = "".join(f" --set {k}={fmt(v)}" for k, v in first.overrides.items())
+    hands = "".join(f' --hand "{" ".join(card_str(c) for c in h)}"' for h in case.hands)
+    discard = f" --discard {card_str(case.discard)}" if case.discard is not None else ""
+    lines.append(f"```sh\nginspec adjudicate --profile {first.profile}{sets}{hands} --knocker-seat {case.knocker}"
+                 f"{discard}\n```\n")
+    return lines
 
 
 def _sheet_page(case: Any, page: str) -> list[str]:
