@@ -39,19 +39,25 @@ Cards = Iterable[Card] | CardMask
 
 
 _BIT_OF: dict[Card, int] = {c: 1 << c for c in range(52)}
+_BIT_LOOKUP = _BIT_OF.__getitem__
+_LIST_OR_TUPLE = (list, tuple)  # isinstance with a tuple of types is faster than with list | tuple
 
 
 def to_mask(cards: Cards) -> CardMask:
-    """A mask from a mask or from distinct cards (a repeat raises DuplicateCardError)."""
+    """A mask from a mask or from distinct cards (a repeat raises DuplicateCardError).
+
+    The mask is ``sum(map(_BIT_LOOKUP, cards))`` (the fastest general way in CPython); a repeat
+    makes a carry, so the bit count then falls short of the number of cards.
+    """
     if isinstance(cards, int):
         if not 0 <= cards < 1 << 52:
             raise CardError(f"not a set of cards: {cards:#x}")
         return cards
-    items = cards if isinstance(cards, list | tuple) else list(cards)
+    items = cards if isinstance(cards, _LIST_OR_TUPLE) else list(cards)
     try:
-        mask = sum(map(_BIT_OF.__getitem__, items))
+        mask: int = sum(map(_BIT_LOOKUP, items))
     except (KeyError, TypeError):
-        bad = next(c for c in items if c not in _BIT_OF or isinstance(c, bool))
+        bad = next(c for c in items if isinstance(c, bool) or not isinstance(c, int) or c not in _BIT_OF)
         raise CardError(f"no card with number {bad!r}") from None
     if mask.bit_count() != len(items):
         seen: set[Card] = set()
@@ -299,10 +305,67 @@ def _min_deadwood_with_sets(mask: CardMask, three: int, quads: int, dead: Sequen
     return best
 
 
-_BIT_LOOKUP = _BIT_OF.__getitem__
-"""Card -> its bit. The hot paths build a mask as ``sum(map(_BIT_LOOKUP, cards))``, check
-the number of bits against ``len(cards)`` and fall back to :func:`to_mask` (which names the bad
-or repeated card) on any failure; ``len`` comes first so a generator is never half consumed."""
+# --- ten and eleven cards under standard rules: the hand code --------------------------------
+#
+# The two hand sizes of the game take a fast path. It adds up, two cards per dictionary look-up,
+# one Python integer per hand, the *hand code*, made of four fields:
+#
+#   bits   0..8    the sum of the card values (CARD.VALUE, standard: ace 1)
+#   bits   9..60   13 rank counters, 4 bits each: how many of the cards have that rank
+#   bits  61..236  44 stretch counters, 4 bits each: for each three ranks in a row of one suit
+#                  (A-2-3 up to J-Q-K, MELD.RUN: ace low, no wrap), how many of them are held
+#   bits 237..288  the card mask (CARD.ENCODING)
+#
+# Up to eleven numbers, repeats included, nothing carries from one field into the next (values
+# at most 11 x 10 < 2**9, a counter at most 11 < 16), so the mask field is the sum of the cards'
+# bits: it has as many bits as there are cards exactly when no card is repeated.
+#
+# Every meld contains a meld of three cards: a set of four contains sets of three (MELD.SET), a
+# run contains its first three cards (MELD.RUN). So a hand of distinct cards holds a meld exactly
+# when one of its counters reaches 3. Adding 5 to every counter (at most 4 + 5 = 9, no carry)
+# sets a counter's top bit exactly then. With no meld every card is deadwood; with no rank held
+# three times no card can be in a set and the per-suit tables give the answer.
+#
+# The tables derive from the card encoding, the run rule and the standard values, and are built
+# once at import (52 card codes and 52 x 52 pair codes: under a millisecond, about 0.3 MB;
+# docs/performance.md).
+
+_STRETCH_STARTS: tuple[Card, ...] = tuple(
+    q * NUM_RANKS + r for q in range(4) for r in range(NUM_RANKS - 2)
+)
+"""The lowest card of every three cards in a row of one suit (ace low, no wrap)."""
+_CODE_RANKS_AT = 9
+_CODE_STRETCHES_AT = _CODE_RANKS_AT + 4 * NUM_RANKS
+_CODE_MASK_AT = _CODE_STRETCHES_AT + 4 * len(_STRETCH_STARTS)
+_CODE_VALUE = (1 << _CODE_RANKS_AT) - 1
+_CODE_RANK_COUNTERS = (1 << _CODE_STRETCHES_AT) - 1 - _CODE_VALUE
+_CODE_FIVES = sum(5 << k for k in range(_CODE_RANKS_AT, _CODE_MASK_AT, 4))
+_CODE_EIGHTS = sum(8 << k for k in range(_CODE_RANKS_AT, _CODE_MASK_AT, 4))
+"""``(code + _CODE_FIVES) & _CODE_EIGHTS``: the top bits of the counters that reached 3."""
+_CODE_RANK_EIGHTS = _CODE_EIGHTS & _CODE_RANK_COUNTERS
+
+
+def _card_code(card: Card) -> int:
+    """One card's hand code: its value, a one in its rank's counter and in the counter of each
+    stretch it belongs to, and its bit."""
+    rank = rank_of(card)
+    code = rank_value(rank, STANDARD) + (1 << (_CODE_RANKS_AT + 4 * rank)) + (1 << (_CODE_MASK_AT + card))
+    for i, low in enumerate(_STRETCH_STARTS):
+        if low <= card <= low + 2:
+            code += 1 << (_CODE_STRETCHES_AT + 4 * i)
+    return code
+
+
+_CARD_CODES: dict[Card, int] = {c: _card_code(c) for c in range(52)}
+_PAIR_CODES: dict[Card, dict[Card, int]] = {
+    a: {b: _CARD_CODES[a] + _CARD_CODES[b] for b in range(52)} for a in range(52)
+}
+"""``_PAIR_CODES[a][b]``: the hand code of cards ``a`` and ``b``; a number that is not a card
+raises KeyError (or TypeError), and :func:`to_mask` then names it."""
+_TOP_VALUE: tuple[int, ...] = tuple(
+    rank_value(max(0, (length - 1 - _CODE_RANKS_AT) // 4), STANDARD) for length in range(_CODE_STRETCHES_AT + 1)
+)
+"""``_TOP_VALUE[(code & _CODE_RANK_COUNTERS).bit_length()]``: the value of the highest rank held."""
 
 
 @implements("DEADWOOD.MINIMUM")
@@ -310,16 +373,32 @@ def min_deadwood(cards: Cards, rules: MeldRules = STANDARD) -> int:
     """The least deadwood of the hand over all arrangements into disjoint melds.
 
     Without a rank held three times, no card can be in a set, so the answer is the sum of the
-    four suits' run deadwood, read from :attr:`SuitTables.dead` (lemma SUIT-INDEPENDENCE).
+    four suits' run deadwood, read from :attr:`SuitTables.dead` (lemma SUIT-INDEPENDENCE). Ten
+    cards under standard rules first go through the hand code (above): with no meld possible at
+    all, the deadwood is the value of every card.
     """
-    try:  # the list -> mask fast path (see _BIT_LOOKUP)
-        n = len(cards)  # type: ignore[arg-type]
-        mask: int = sum(map(_BIT_LOOKUP, cards))  # type: ignore[arg-type]
-    except (KeyError, TypeError):
-        mask = to_mask(cards)
-    else:
-        if mask.bit_count() != n:
-            mask = to_mask(cards)
+    match cards:
+        case [c0, c1, c2, c3, c4, c5, c6, c7, c8, c9] if rules is STANDARD:
+            pairs = _PAIR_CODES
+            try:
+                code = pairs[c0][c1] + pairs[c2][c3] + pairs[c4][c5] + pairs[c6][c7] + pairs[c8][c9]
+            except (KeyError, TypeError):
+                code = 0  # a number that is not a card: to_mask below names it
+            mask = code >> _CODE_MASK_AT
+            if mask.bit_count() == 10:  # ten distinct cards
+                full = (code + _CODE_FIVES) & _CODE_EIGHTS
+                if not full:  # no meld possible: every card is deadwood
+                    return code & _CODE_VALUE
+                if not full & _CODE_RANK_EIGHTS:  # no set possible: runs only, suit by suit
+                    dead = _STANDARD_DEAD
+                    return (dead[mask & 0x1FFF] + dead[mask >> 13 & 0x1FFF]
+                            + dead[mask >> 26 & 0x1FFF] + dead[mask >> 39])
+                return _min_deadwood_of_mask(mask, rules)
+    return _min_deadwood_of_mask(to_mask(cards), rules)
+
+
+def _min_deadwood_of_mask(mask: CardMask, rules: MeldRules) -> int:
+    """:func:`min_deadwood` of a valid card mask."""
     dead = _STANDARD_DEAD if rules is STANDARD else suit_tables(rules).dead
     a = mask & 0x1FFF  # the four suits' rank masks (SUIT_BITS, as a literal: hot path)
     b = mask >> 13 & 0x1FFF
@@ -339,15 +418,45 @@ def min_deadwood_after_discard(cards: Cards, rules: MeldRules = STANDARD) -> int
 
     For a fixed choice of set cards, discarding a card of suit q changes only that suit's run
     deadwood, by ``gain``; so the best discard is the best suit's gain (lemma DISCARD-BY-SUIT).
+    Eleven cards under standard rules first go through the hand code (see :func:`min_deadwood`):
+    with no meld possible, every card is deadwood and the best discard is the highest card.
     """
-    try:  # the list -> mask fast path (see _BIT_LOOKUP)
-        n = len(cards)  # type: ignore[arg-type]
-        mask: int = sum(map(_BIT_LOOKUP, cards))  # type: ignore[arg-type]
-    except (KeyError, TypeError):
-        mask = to_mask(cards)
-    else:
-        if mask.bit_count() != n:
-            mask = to_mask(cards)
+    match cards:
+        case [c0, c1, c2, c3, c4, c5, c6, c7, c8, c9, c10] if rules is STANDARD:
+            pairs = _PAIR_CODES
+            try:
+                code = (pairs[c0][c1] + pairs[c2][c3] + pairs[c4][c5] + pairs[c6][c7] + pairs[c8][c9]
+                        + _CARD_CODES[c10])
+            except (KeyError, TypeError):
+                code = 0  # a number that is not a card: to_mask below names it
+            mask = code >> _CODE_MASK_AT
+            if mask.bit_count() == 11:  # eleven distinct cards
+                full = (code + _CODE_FIVES) & _CODE_EIGHTS
+                if not full:  # no meld possible: discard the highest card
+                    return (code & _CODE_VALUE) - _TOP_VALUE[(code & _CODE_RANK_COUNTERS).bit_length()]
+                if not full & _CODE_RANK_EIGHTS:  # no set possible: _runs_after_discard, inlined
+                    dead, gain = _STANDARD_DEAD, _STANDARD_GAIN
+                    a = mask & 0x1FFF
+                    b = mask >> 13 & 0x1FFF
+                    c = mask >> 26 & 0x1FFF
+                    e = mask >> 39
+                    g = gain[a]
+                    h = gain[b]
+                    if h > g:
+                        g = h
+                    h = gain[c]
+                    if h > g:
+                        g = h
+                    h = gain[e]
+                    if h > g:
+                        g = h
+                    return dead[a] + dead[b] + dead[c] + dead[e] - g
+                return _after_discard_of_mask(mask, rules)
+    return _after_discard_of_mask(to_mask(cards), rules)
+
+
+def _after_discard_of_mask(mask: CardMask, rules: MeldRules) -> int:
+    """:func:`min_deadwood_after_discard` of a valid card mask."""
     if not mask:
         raise MeldError("a hand needs at least one card to discard")
     if rules is STANDARD:
@@ -360,28 +469,36 @@ def min_deadwood_after_discard(cards: Cards, rules: MeldRules = STANDARD) -> int
     c = mask >> 26 & 0x1FFF
     e = mask >> 39
     if not (a & b & (c | e) | (a | b) & c & e):  # no rank held three times: no set
-        # The largest of the four gains, by comparisons (a call to max() costs more here).
-        g = gain[a]
-        h = gain[b]
-        if h > g:
-            g = h
-        h = gain[c]
-        if h > g:
-            g = h
-        h = gain[e]
-        if h > g:
-            g = h
-        return dead[a] + dead[b] + dead[c] + dead[e] - g
+        return _runs_after_discard(mask, dead, gain)
     three = a & b & (c | e) | (a | b) & c & e
     if three.bit_count() > MAX_ENUMERATED_SET_RANKS:
-        return min(min_deadwood(mask ^ (1 << card), rules) for card in cards_of(mask))
+        return min(_min_deadwood_of_mask(mask ^ (1 << card), rules) for card in cards_of(mask))
     best = 1 << 30
     for m in _set_card_choices(mask, three):
-        w, x, y, z = m & SUIT_BITS, m >> 13 & SUIT_BITS, m >> 26 & SUIT_BITS, m >> 39
-        total = dead[w] + dead[x] + dead[y] + dead[z] - max(gain[w], gain[x], gain[y], gain[z])
+        total = _runs_after_discard(m, dead, gain)
         if total < best:
             best = total
     return best
+
+
+def _runs_after_discard(mask: CardMask, dead: Sequence[int], gain: Sequence[int]) -> int:
+    """The best discard's deadwood when no card can be in a set: the four suits' run deadwood
+    minus the largest of the four gains (found by comparisons; a call to max() costs more)."""
+    a = mask & 0x1FFF
+    b = mask >> 13 & 0x1FFF
+    c = mask >> 26 & 0x1FFF
+    e = mask >> 39
+    g = gain[a]
+    h = gain[b]
+    if h > g:
+        g = h
+    h = gain[c]
+    if h > g:
+        g = h
+    h = gain[e]
+    if h > g:
+        g = h
+    return dead[a] + dead[b] + dead[c] + dead[e] - g
 
 
 State = tuple[int, int, int, int]
