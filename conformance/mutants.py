@@ -494,6 +494,32 @@ class TableTieUndercuts(Mutant):
         pens[under] = 0
         pens[knocker] += 25
         return {**res, "outcome": "undercut", "winner": under, "penalties": pens}
+class DealInBlocks(Mutant):
+    """Deals the first ten cards to the non-dealer and the next ten to the dealer (as OpenSpiel's
+    chance nodes do), instead of one at a time."""
+
+    breaks = "DEAL.HANDS"
+
+    @staticmethod
+    def _blocks(profile: str, overrides: Mapping[str, Any],
+                deal: Mapping[str, Any]) -> dict[str, Any]:
+        from ginspec.reference.game import Deal
+
+        deck = [str(c) for c in deal["deck"]]
+        if ruleset(profile, dict(overrides))["first_turn"] == "eleven_card_start":
+            rebuilt = Deal.from_hands(" ".join(deck[:11]), " ".join(deck[11:21]), None,
+                                      " ".join(deck[21:]))
+        else:
+            rebuilt = Deal.from_hands(" ".join(deck[:10]), " ".join(deck[10:20]), deck[20],
+                                      " ".join(deck[21:]))
+        return {"dealer": deal["dealer"], "deck": rebuilt.tokens()}
+
+    def new_hand(self, profile: str, overrides: Mapping[str, Any], deal: Mapping[str, Any]) -> None:
+        super().new_hand(profile, overrides, self._blocks(profile, overrides, deal))
+
+    def new_match(self, profile: str, overrides: Mapping[str, Any],
+                  deals: Sequence[Mapping[str, Any]]) -> None:
+        super().new_match(profile, overrides, [self._blocks(profile, overrides, d) for d in deals])
 
 
 MUTANTS: dict[type[Mutant], str] = {
@@ -505,7 +531,7 @@ MUTANTS: dict[type[Mutant], str] = {
         AceIsOne, WrongRejectionCode, MinDeadwoodGreedy, GinCompulsoryIgnored,
         GinAlwaysCompulsory, StraightGinAllowsKnock, ReshuffleVoids, RedealDealerFlipped,
         ElevenCardStartIgnored, ElevenOpeningNoKnock, KnockCardFaceUp,
-        TableLayoffOntoLaidOffCards, TableUndercutPenaltyNotCharged, TableTieUndercuts,
+        TableLayoffOntoLaidOffCards, TableUndercutPenaltyNotCharged, TableTieUndercuts, DealInBlocks,
     )
 }
 """Every mutant and the clause it breaks."""

@@ -14,7 +14,7 @@ from ginspec.reference.game.rejections import Code
 from ginspec.reference.game.state import Phase
 from ginspec.spec.clauses import registry
 
-COMPLETE_WORDS = ("TURN", "KNOCK", "WALL", "ELEVEN", "STRAIGHT", "ACTION", "OBSERVATION", "TRACE",
+COMPLETE_WORDS = ("DEAL", "TURN", "KNOCK", "WALL", "ELEVEN", "STRAIGHT", "ACTION", "OBSERVATION", "TRACE",
                   "FORMAL")
 """Chapter words whose every testable clause must have both kinds of case (extend as chapters
 are completed)."""

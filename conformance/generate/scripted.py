@@ -117,6 +117,37 @@ def scripted(case_id: str, description: str, *, profile: str, deals: Sequence[De
     )
 
 
+# --- the deal -----------------------------------------------------------------------------------
+
+
+def deal_cases() -> Iterator[Case]:
+    deal = Deal(tuple(range(NUM_CARDS)), 1)
+    # the pack in card order, player 1 deals: player 0 gets positions 0, 2, ..., 18, player 1
+    # positions 1, 3, ..., 19, position 20 (8D) is the upcard and 9D tops the stock
+    non_dealer = ["AC", "3C", "5C", "7C", "9C", "JC", "KC", "2D", "4D", "6D"]
+    dealer = ["2C", "4C", "6C", "8C", "TC", "QC", "AD", "3D", "5D", "7D"]
+    yield scripted(
+        "proc.deal.positions.pagat",
+        "the pack in card order dealt by player 1: the cards each player may discard show the "
+        "hands dealt one at a time from the non-dealer, the upcard is the 21st card and the "
+        "first draw takes the 22nd",
+        profile="pagat", deals=[deal], origin="full-hand",
+        steps=[ok(0, "take-upcard"), ok(0, "discard KC"), ok(1, "draw-stock"),
+               ok(1, "discard 9D")],
+        clauses=["FIRST.UPCARD-OFFER", "TURN.DRAW", "TURN.DISCARD", "TURN.DISCARD-TAKEN"],
+        decides=["DEAL.DECK-ORDER", "DEAL.HANDS", "DEAL.UPCARD", "DEAL.STOCK"],
+        points=[at(0, "DEAL.UPCARD", phase="offer-non-dealer", to_act=0, hand_sizes=[10, 10],
+                   discard_top="8D", stock_size=31),
+                at(1, "DEAL.HANDS", phase="discard", to_act=0,
+                   legal_actions=sorted(f"discard {c}" for c in non_dealer)),
+                at(2, phase="draw", to_act=1, discard_top="KC", stock_size=31),
+                at(3, "DEAL.STOCK", phase="discard", to_act=1, hand_sizes=[10, 11],
+                   stock_size=30,
+                   legal_actions=sorted(f"discard {c}" for c in [*dealer, "9D"])),
+                at(4, "DEAL.STOCK", phase="draw", to_act=0, discard_top="9D")],
+    )
+
+
 # --- the turn and the action grammar ---------------------------------------------------------
 
 
@@ -484,5 +515,5 @@ def showdown_cases() -> Iterator[Case]:
 
 def scripted_cases() -> list[Case]:
     """Every scripted case, in a fixed order."""
-    return [*turn_cases(), *knock_cases(), *variant_cases(), *wall_cases(), *dealer_cases(),
+    return [*deal_cases(), *turn_cases(), *knock_cases(), *variant_cases(), *wall_cases(), *dealer_cases(),
             *showdown_cases()]
