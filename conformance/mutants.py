@@ -494,6 +494,8 @@ class TableTieUndercuts(Mutant):
         pens[under] = 0
         pens[knocker] += 25
         return {**res, "outcome": "undercut", "winner": under, "penalties": pens}
+
+
 class DealInBlocks(Mutant):
     """Deals the first ten cards to the non-dealer and the next ten to the dealer (as OpenSpiel's
     chance nodes do), instead of one at a time."""
