@@ -26,7 +26,9 @@ from ginspec.reference.game import Deal, HandState, Rejection, parse_action, rul
 from ginspec.reference.game.state import CHANCE
 from ginspec.reference.melds import min_deadwood, min_deadwood_after_discard
 from ginspec.reference.ruling_scripts import GameExpectation, GameRuling, check_expectation, play_script
+from ginspec.reference.ruling_table import TableExpectation, TableRulingCase
 from ginspec.reference.rulings import Expectation, RulingCase, casebook, rule
+from ginspec.reference.table import TableDeal
 from ginspec.spec.cards import Card, card_str, parse_card
 
 REQUIRES = ["hand", "legal-actions", "melding.explicit", "layoff.explicit"]
@@ -210,6 +212,50 @@ def _game_case(case: GameRuling, exp: GameExpectation, number: int) -> Case:
     )
 
 
+def _table_case(case: TableRulingCase, exp: TableExpectation, number: int) -> Case:
+    """A table ruling as a ``table-hand`` case: seat 0 draws the knock discard from the stock and
+    knocks; then the declaration and every defender's melds and layoffs as the table adjudicator
+    ruled, with a checkpoint listing the legal actions right after each defender spreads (which
+    layoffs the rules allow him), and the file's result."""
+    from ginspec.conformance.generate.table import Script, TableCaseError
+    from ginspec.reference.ruling_table import check_expectation as check_table
+
+    finding = check_table(case, exp)
+    if not finding.ok:
+        raise AssertionError(f"{case.id} {exp.label}: {'; '.join(finding.mismatches)}")
+    if case.knocker != 0 or case.discard is None or any(len(h) != 7 for h in case.hands):
+        raise NotPlayable("a table case is written for seat 0 knocking with a named discard, seven cards a seat")
+    held = {c for h in case.hands for c in h} | {case.discard}
+    upcard = next(c for c in range(52) if c not in held)
+    script = Script(
+        TableDeal.from_hands([_cards(h) for h in case.hands], card_str(upcard), card_str(case.discard)),
+        dict(exp.overrides),
+        exp.profile,
+    )
+    ruling = case.rule(exp)
+    try:
+        script.act("draw-stock")
+        for action in ruling.actions():
+            script.act(action)
+            if action.split()[0] == "meld":
+                script.check(legal_actions=[str(a) for a in script.state.legal_actions()])
+    except TableCaseError as exc:
+        raise NotPlayable(str(exc)) from None
+    result: dict[str, Any] = {"outcome": exp.outcome}
+    if exp.deadwood is not None:
+        result["deadwood"] = list(exp.deadwood)
+    if exp.penalties is not None:
+        result["penalties"] = list(exp.penalties)
+    return script.case(
+        f"casebook.{case.id.lower()}.{number}",
+        "casebook",
+        f"casebook {case.id} ({case.title}) under {exp.label}: {exp.outcome}",
+        {"generator": "casebook", "ruling": f"spec/casebook/{Path(case.path).stem}.toml", "expectation": number},
+        result,
+        extra=case.clauses,
+    )
+
+
 NOT_YET_CASES = (
     "the conformance protocol has no case for {what} yet; the ruling is checked by "
     "'ginspec ruling check' and tests/test_rulings.py"
@@ -219,7 +265,6 @@ WHAT = {
     "hollywood": "a Hollywood score sheet",
     "partnership": "a partnership score sheet",
     "three-player": "a three-player score sheet",
-    "table": "a table-game showdown",
 }
 
 
@@ -231,6 +276,13 @@ def casebook_cases() -> tuple[list[Case], list[dict[str, str]]]:
         stem = Path(case.path).stem
         if isinstance(case, GameRuling):
             cases.extend(_game_case(case, exp, n) for n, exp in enumerate(case.expectations, 1))
+            continue
+        if isinstance(case, TableRulingCase):
+            for n, texp in enumerate(case.expectations, 1):
+                try:
+                    cases.append(_table_case(case, texp, n))
+                except NotPlayable as why:
+                    notes.append({"example": f"{case.id} #{n}", "kind": "casebook", "reason": str(why)})
             continue
         if not isinstance(case, RulingCase):
             notes.extend(
