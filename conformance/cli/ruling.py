@@ -258,9 +258,10 @@ def run_list(args: argparse.Namespace) -> int:
     for case in casebook():
         profiles = sorted({e.profile for e in case.expectations})
         if args.json:
-            print(json.dumps({"id": case.id, "title": case.title, "profiles": profiles, "file": case.path}))
+            print(json.dumps({"id": case.id, "kind": case.kind, "title": case.title, "profiles": profiles,
+                              "file": case.path}))
         else:
-            print(f"{case.id:<5} {case.title}  [{', '.join(profiles)}]")
+            print(f"{case.id:<5} {case.kind:<12} {case.title}  [{', '.join(profiles)}]")
     return 0
 
 

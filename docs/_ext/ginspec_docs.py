@@ -430,13 +430,14 @@ def _game_page(case: Any, page: str) -> list[str]:
     first = case.expectations[0]
     run = play_script(case, first)
     st = run.state
-    lines.append(f"## The position reached (under {esc(first.label)})\n")
-    lines.append(hand_html(f"Player {nd_seat}", [], [card_str(c) for c in st.hand(nd_seat)]))
-    lines.append(hand_html(f"Player {d_seat}", [], [card_str(c) for c in st.hand(d_seat)]))
-    if st.discard_top is not None:
-        lines.append(hand_html("Top discard", [], [card_str(st.discard_top)]))
-    lines.append(f"\n*{len(run.steps)} actions played; {len(st.stock)} cards in the stock; phase "
-                 f"`{st.phase.value}`.*\n")
+    if run.steps:  # with no action played, the position is the deal above
+        lines.append(f"## The position reached (under {esc(first.label)})\n")
+        lines.append(hand_html(f"Player {nd_seat}", [], [card_str(c) for c in st.hand(nd_seat)]))
+        lines.append(hand_html(f"Player {d_seat}", [], [card_str(c) for c in st.hand(d_seat)]))
+        if st.discard_top is not None:
+            lines.append(hand_html("Top discard", [], [card_str(st.discard_top)]))
+        lines.append(f"\n*{len(run.steps)} actions played; {len(st.stock)} cards in the stock; phase "
+                     f"`{st.phase.value}`.*\n")
     if case.answer:
         lines.append(f"**Answer.** {case.answer}\n")
     found = findings(case)
