@@ -49,7 +49,7 @@ FIELDS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
     "prize": (frozenset({"pool", "totals", "shares"}), frozenset({"params"})),
     "three-rotation": (
         frozenset({"profile", "hands", "seatings"}),
-        frozenset({"overrides", "scores", "over", "payments", "net"}),
+        frozenset({"overrides", "scores", "over", "payments", "net", "shut_out"}),
     ),
     "partnership": (
         frozenset({"profile", "deals", "netted", "totals"}),
@@ -178,8 +178,10 @@ def check_three(ex: Example) -> None:
         assert list(game.tally.hand_points) == d["scores"]
     if "over" in d:
         assert game.is_over(rules) == d["over"]
-    if "payments" in d or "net" in d:
+    if "payments" in d or "net" in d or "shut_out" in d:
         settled = game.settlement(rules)
+        if "shut_out" in d:
+            assert list(settled.shut_out) == d["shut_out"]
         if "payments" in d:
             assert [list(p) for p in settled.payments] == d["payments"]
         if "net" in d:

@@ -27,10 +27,11 @@ class ThreeMachine(RuleBasedStateMachine):
     """THREE.ROTATION and THREE.GAME: the winner stays on and plays first, the loser sits out,
     the player who sat out comes back; scores only grow; the settlement nets to zero."""
 
-    @initialize(mode=st.sampled_from(["dealer_sits_out", "cutthroat"]),
+    @initialize(profile=st.sampled_from(["three-player", "cutthroat"]),
+                mode=st.sampled_from(["dealer_sits_out", "cutthroat"]),
                 goal=st.sampled_from([50, 100]))
-    def start(self, mode: str, goal: int) -> None:
-        self.rules = ruleset("three-player", {"three_player_mode": mode, "game_target": goal})
+    def start(self, profile: str, mode: str, goal: int) -> None:
+        self.rules = ruleset(profile, {"three_player_mode": mode, "game_target": goal})
         self.game = ThreeGame.new(self.rules)
         self.scores = [0, 0, 0]
 
@@ -90,6 +91,22 @@ class ThreeMachine(RuleBasedStateMachine):
         diff = (t.hand_points[a] + box * t.boxes[a]) - (t.hand_points[b] + box * t.boxes[b])
         between = [p for p in st_.payments if {p[0], p[1]} == {a, b}]
         assert (between[0][2] if between else 0) == abs(diff)
+        # Each loser pays the winner the difference after the game and box bonuses, and a
+        # loser who scored nothing pays more: pagat doubles the 100 game bonus, Cutthroat
+        # (rummyrulebook) has him pay an additional 100.
+        w = st_.winner
+        cutthroat = self.rules.name == "cutthroat"
+        box_w = 25 if cutthroat else 20
+        for loser in losers:
+            shut = t.hand_points[loser] == 0
+            won = t.hand_points[w] + 100 + box_w * t.boxes[w]
+            if shut:
+                won += 100
+            owed = won - (t.hand_points[loser] + box_w * t.boxes[loser])
+            paid = sum(p[2] if p[0] == loser else -p[2] for p in st_.payments
+                       if {p[0], p[1]} == {loser, w})
+            assert paid == owed, (loser, paid, owed)
+            assert (loser in st_.shut_out) == shut
 
 
 class PartnershipMachine(RuleBasedStateMachine):

@@ -29,11 +29,13 @@ def register(sub: Any) -> None:
     p.add_argument("--set", action="append", default=[], metavar="PARAM=VALUE",
                    help="override a parameter (repeatable)")
     p.add_argument("--seed", type=int, required=True, help="the match seed (deals, first dealer)")
-    p.add_argument("--players", default="greedy,random", metavar="A,B",
+    p.add_argument("--players", default=None, metavar="A,B",
                    help="strategies of player 0 and player 1 (greedy, random); default "
                    "greedy,random. A number N (2-4) seats N greedy players: with N > 2, or a "
-                   "profile of chapter 14 (three-player, partnership, hollywood), the game is "
-                   "that system's (serbian-online with 3 or 4 players: the table game)")
+                   "profile of chapter 14 (three-player, cutthroat, partnership, hollywood), the "
+                   "game is that system's (serbian-online with 3 or 4 players: the table game); "
+                   "such a system seats greedy players when --players is not given, or one "
+                   "strategy name per seat")
     p.add_argument("--json", action="store_true", help="write the JSON trace")
     p.set_defaults(handler=run_play)
 

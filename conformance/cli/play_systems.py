@@ -18,16 +18,18 @@ from ginspec.reference.table.strategies import table_strategy
 from ginspec.spec.profiles import parse_overrides, ruleset
 
 
-def _names(players: str) -> tuple[int | None, list[str]]:
-    """``--players``: a count N (N greedy players) or a comma list of strategy names."""
+def _names(players: str | None) -> tuple[int | None, list[str] | None]:
+    """``--players``: a count N (N greedy players), a comma list of strategy names, or None
+    (not given: the profile's number of players)."""
+    if players is None:
+        return None, None
     text = players.strip()
     if text.isdigit():
         n = int(text)
         if not 2 <= n <= 4:
             raise UsageError(f"--players: {text!r}: a game has 2 to 4 players")
         return n, ["greedy"] * n
-    names = [n.strip() for n in text.split(",")]
-    return len(names), names
+    return None, [n.strip() for n in text.split(",")]
 
 
 def run_systems(args: argparse.Namespace) -> int | None:
@@ -40,9 +42,13 @@ def run_systems(args: argparse.Namespace) -> int | None:
     values = ruleset(args.profile, overrides)
     system = values["game_system"]
     if values["players"] == 2 and system in ("single", "table"):
-        if args.players.strip().isdigit():
+        if args.players is None:
+            args.players = "greedy,random"
+        elif count is not None:
             args.players = "greedy,greedy"
         return None
+    if names is None:  # not given: greedy players in every seat of the system
+        names = ["greedy"] * int(values["players"])
     if len(names) != values["players"]:
         raise UsageError(f"--players: {args.players!r}: this game has {values['players']} "
                          "players")

@@ -84,7 +84,7 @@ def play_system(params: Mapping[str, Value], profile: str, seed: int,
         if three.is_over(rules.params):
             st = three.settlement(rules.params)
             trace["result"] = {"winner": st.winner, "payments": [list(p) for p in st.payments],
-                               "net": list(st.net)}
+                               "net": list(st.net), "shut_out": list(st.shut_out)}
         else:
             trace["result"] = None
         return trace

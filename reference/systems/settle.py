@@ -4,7 +4,9 @@ pays whom (chapter 14: SETTLE.PROPORTIONAL, SETTLE.PAIRWISE).
 Two players: the two-player rules of chapter 11 (``final_scores``). More players: every pair
 settles on its own — the game's winner against each other player exactly as in a two-player
 game (so the shutout test looks at that player alone), and two players who did not win by the
-difference of their hand and box points.
+difference of their hand and box points. A player the winner shut out pays him the shutout
+effect alone: with ``shutout_effect = flat_bonus`` (the ``cutthroat`` profile) that is
+Cutthroat's "the shut-out player pays the winner 100 more".
 """
 
 from __future__ import annotations
@@ -59,11 +61,14 @@ class Tally:
 @dataclass(frozen=True)
 class Settlement:
     """``payments``: (payer, payee, amount) for every pair that owes something;
-    ``net[player]``: received minus paid (the nets add up to 0)."""
+    ``net[player]``: received minus paid (the nets add up to 0); ``shut_out``: the players the
+    winner shut out (MATCH.SHUTOUT-TEST between the two), who pay him the shutout effect — under
+    Cutthroat, 100 more (SETTLE.PAIRWISE)."""
 
     winner: int
     payments: tuple[tuple[int, int, int], ...]
     net: tuple[int, ...]
+    shut_out: tuple[int, ...] = ()
 
 
 @implements("SETTLE.PROPORTIONAL", "SETTLE.PAIRWISE")
@@ -76,11 +81,14 @@ def settle(rules: Mapping[str, Value], tally: Tally) -> Settlement:
     box = int(values["box_bonus"])
     n = len(tally.hand_points)
     payments: list[tuple[int, int, int]] = []
+    shut_out: list[int] = []
     for a in range(n):
         for b in range(a + 1, n):
             if winner in (a, b):
                 other = b if winner == a else a
                 res = final_scores(values, tally.pair(winner, other))
+                if res.shutout:
+                    shut_out.append(other)
                 if res.payee is not None:
                     payee = winner if res.payee == 0 else other
                     payer = other if payee == winner else winner
@@ -94,7 +102,7 @@ def settle(rules: Mapping[str, Value], tally: Tally) -> Settlement:
     for payer, payee, amount in payments:
         net[payer] -= amount
         net[payee] += amount
-    return Settlement(winner, tuple(payments), tuple(net))
+    return Settlement(winner, tuple(payments), tuple(net), tuple(shut_out))
 
 
 def totals_of(rules: Mapping[str, Value], tally: Tally) -> Sequence[int]:
