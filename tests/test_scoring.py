@@ -45,6 +45,7 @@ RULES_BY_PROFILE = {
     "colony": (20, 10, "undercut", False, False),
     # chapter 14's systems play pagat's hands (profiles.toml: base = "pagat")
     "three-player": (20, 10, "undercut", False, False),
+    "cutthroat": (20, 10, "undercut", False, False),  # the page gives no hand scoring: pagat's
     "partnership": (20, 10, "undercut", False, False),
     "hollywood": (20, 10, "undercut", False, False),
 }
