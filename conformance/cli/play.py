@@ -42,7 +42,8 @@ def register(sub: Any) -> None:
     c = sub.add_parser(
         "check-log",
         help="replay a JSON match trace and report the first illegal step",
-        description="Replay a JSON trace (spec chapter 15, TRACE.FORMAT) under a profile. Exit 0: "
+        description="Replay a JSON trace (spec chapter 15, TRACE.FORMAT; the table game and the "
+        "other systems of chapter 14, SYSTEM.TRACE) under a profile. Exit 0: "
         "every step legal and every recorded result right; exit 1: the first illegal step or "
         "wrong result, with its rejection code and clause ID; exit 2: the file is not a trace.",
     )
@@ -164,6 +165,10 @@ def run_check(args: argparse.Namespace) -> int:
         if "players" not in table_overrides and isinstance(data.get("players"), int):
             table_overrides["players"] = data["players"]
         report = check_table_trace(data, table_rules(ruleset(profile, table_overrides), profile))
+    elif data.get("system") in ("three_player", "partnership", "hollywood"):  # chapter 14
+        from ginspec.reference.systems.trace import check_system_trace
+
+        report = check_system_trace(data, _rules(profile, overrides))
     else:
         report = check_trace(data, _rules(profile, overrides))
     if args.json:

@@ -57,6 +57,7 @@ def run_systems(args: argparse.Namespace) -> int | None:
                                 [table_strategy(n) for n in names])
     else:
         trace = play_system(values, args.profile, args.seed, [strategy(n) for n in names])
+    trace["overrides"] = dict(overrides)  # check-log replays under the same rules (SYSTEM.TRACE)
     if args.json:
         json.dump(trace, sys.stdout, indent=1)
         print()
