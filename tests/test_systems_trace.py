@@ -117,3 +117,15 @@ def test_check_log_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> No
     path.write_text(json.dumps(data))
     assert main(["check-log", str(path), "--json"]) == 1
     assert json.loads(capsys.readouterr().out)["finding"]["code"] == "RESULT_MISMATCH"
+
+
+@pytest.mark.parametrize(("profile", "seats"), [("three-player", 3), ("partnership", 4),
+                                                ("hollywood", 2)])
+def test_play_without_players_seats_greedy_in_every_seat(
+        capsys: pytest.CaptureFixture[str], profile: str, seats: int) -> None:
+    assert main(["play", "--profile", profile, "--seed", "3", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["strategies"] == ["greedy"] * seats
+    assert main(["play", "--profile", profile, "--seed", "3", "--players", "greedy,random,x,y,z"]) \
+        == 2
+    assert f"this game has {seats} players" in capsys.readouterr().err
