@@ -108,7 +108,7 @@ def scripted(case_id: str, description: str, *, profile: str, deals: Sequence[De
     extra: dict[str, Any] = {"result": dict(result)} if result else {}
     return Case.make(
         id=case_id, kind=kind, origin=origin, description=description,
-        clauses=known([*DEAL_CLAUSES, *clauses, *step_clauses, *point_clauses]),
+        clauses=known(["CARD.DECK", *DEAL_CLAUSES, *clauses, *step_clauses, *point_clauses]),
         violates=known(violates), decides=known(decides), profile=profile,
         overrides=dict(overrides or {}), requires=_requires(kind, steps, points),
         source={"generator": "scripted (conformance/generate/scripted.py)",
@@ -210,7 +210,7 @@ def turn_cases() -> Iterator[Case]:
                ok(0, "MELD 9h 9d 9s/8h 8c 8d / 3s as 2s"), ok(0, "Done")],
         clauses=["ACTION.GRAMMAR", "TURN.DRAW", "TURN.DISCARD", "KNOCK.ELIGIBLE",
                  "SHOWDOWN.DECLARATION", "SHOWDOWN.DEFENDER-SPREAD"],
-        decides=["SCORE.UNDERCUT"],
+        decides=["SCORE.UNDERCUT", "CARD.VALUE", "DEADWOOD.VALUE"],
         points=[at(7, "ACTION.GRAMMAR", phase="discard", to_act=1, hand_sizes=[10, 11],
                    discard_top="AC", stock_size=29),
                 at(8, "ACTION.GRAMMAR", phase="declare", to_act=1),
@@ -279,7 +279,8 @@ def knock_cases() -> Iterator[Case]:
                ok(0, f"declare {MELDS_0}"), ok(1, f"meld {MELDS_1}"), ok(1, "done")],
         clauses=["KNOCK.ENDS-HAND", "KNOCK.ELIGIBLE", "SHOWDOWN.DECLARATION",
                  "SHOWDOWN.DEFENDER-SPREAD", "SHOWDOWN.ORDER"],
-        decides=["KNOCK.PROCEDURE", "OBSERVATION.PLAYER", "SCORE.KNOCK"],
+        decides=["KNOCK.PROCEDURE", "OBSERVATION.PLAYER", "SCORE.KNOCK", "CARD.VALUE",
+                 "DEADWOOD.VALUE"],
         points=[at(5, phase="discard", to_act=0, hand_sizes=[11, 10], discard_top="AC"),
                 at(6, "KNOCK.PROCEDURE", phase="declare", to_act=0, hand_sizes=[10, 10],
                    discard_top="AC", stock_size=29),
@@ -290,7 +291,7 @@ def knock_cases() -> Iterator[Case]:
                    legal_excludes=["draw-stock", "take-discard"]),
                 at(9, "KNOCK.ENDS-HAND", phase="over", to_act=None, discard_top="AC",
                    stock_size=29)],
-        # the knocker keeps 6C = 6, the defender QD = 10: 10 - 6
+        # the knocker keeps 6C = 6, the defender QD = 10 (a face card, CARD.VALUE): 10 - 6
         result={"outcome": "knock", "knocker": 0, "winner": 0, "deadwood": [6, 10],
                 "points": [4, 0]},
     )
