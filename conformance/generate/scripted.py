@@ -248,6 +248,30 @@ def knock_cases() -> Iterator[Case]:
         result={"outcome": "gin", "knocker": 0, "winner": 0, "deadwood": [0, 0],
                 "points": [20, 0]},
     )
+    # DEADWOOD.MINIMUM decides a knock: melding the four fives as a set leaves 3C 4C 6S 7S (20)
+    # over; the three runs 3C-5C, 5S-7S, 8H-TH leave only 5D 5H, so knocking with either is legal
+    runs = Deal.from_hands("3C 4C 5C 5D 5H 5S 6S 7S 9H TH", "2C 2D 2S 9C 9D 9S JC QC KC AD",
+                           "8H", "", 0)
+    yield scripted(
+        "proc.knock.eligible-by-the-least-deadwood.pagat",
+        "a knock is judged by the least deadwood over every arrangement: the four fives are "
+        "better split between two runs than kept as a set, so the knock with 5D is legal (5H, 5 "
+        "points, left); the defender keeps only AD and undercuts",
+        profile="pagat", deals=[runs], origin="endgame",
+        steps=[ok(1, "take-upcard"), ok(1, "knock 5D", "DEADWOOD.MINIMUM"),
+               ok(1, "declare 3C 4C 5C / 5S 6S 7S / 8H 9H TH"),
+               ok(0, "meld 2C 2D 2S / 9C 9D 9S / JC QC KC"), ok(0, "done")],
+        clauses=["KNOCK.ELIGIBLE", "KNOCK.LIMIT", "SHOWDOWN.DECLARATION",
+                 "SHOWDOWN.DEFENDER-SPREAD"],
+        decides=["DEADWOOD.MINIMUM", "SCORE.UNDERCUT"],
+        points=[at(1, "DEADWOOD.MINIMUM", phase="discard", to_act=1,
+                   legal_includes=["knock 5D", "knock 5H"]),
+                at(2, "DEADWOOD.MINIMUM", phase="declare", to_act=1),
+                at(5, phase="over", to_act=None)],
+        # the knocker keeps 5H = 5, the defender AD = 1: undercut, 5 - 1 + 10
+        result={"outcome": "undercut", "knocker": 1, "winner": 0, "deadwood": [1, 5],
+                "points": [14, 0]},
+    )
     # KNOCK.GIN-COMPULSORY (rlcard: eleven-card start, gin compulsory)
     eleven = Deal.from_hands("2C 3C 4C 5C 7D 7H 7S JS QS KS QD", DEALER, None, "", 0)
     yield scripted(
