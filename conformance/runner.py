@@ -139,6 +139,8 @@ def read_expect_fail(path: Path) -> dict[str, str]:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
         raise CaseFormatError(f"{path}: cannot read: {exc.strerror}") from None
+    except UnicodeDecodeError as exc:
+        raise CaseFormatError(f"{path}: not UTF-8 text (byte {exc.start})") from None
     if path.suffix == ".json":
         import json
 

@@ -372,6 +372,8 @@ def load_ruling(path: str | Path) -> AnyRuling:
         text = p.read_text(encoding="utf-8")
     except OSError as exc:
         raise RulingFileError(f"{p}: cannot read: {exc.strerror}") from None
+    except UnicodeDecodeError as exc:
+        raise RulingFileError(f"{p}: not UTF-8 text (byte {exc.start})") from None
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:

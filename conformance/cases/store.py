@@ -163,6 +163,8 @@ def load_case(path: Path | str) -> Case:
         text = p.read_text(encoding="utf-8")
     except OSError as exc:
         raise CaseFormatError(f"{p}: cannot read: {exc.strerror}") from None
+    except UnicodeDecodeError as exc:
+        raise CaseFormatError(f"{p}: not UTF-8 text (byte {exc.start})") from None
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:

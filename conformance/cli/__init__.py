@@ -39,6 +39,18 @@ class _Parser(argparse.ArgumentParser):
         raise UsageError(f"{where}: {message}" if where else message)
 
 
+def seed_arg(text: str) -> int:
+    """The argparse type of a ``--seed``: a whole number 0 or more (``random.Random(-n)`` plays the
+    same game as ``n``, so a negative seed would silently repeat another)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r}: a seed is a whole number 0 or more") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"{text!r}: a seed is a whole number 0 or more")
+    return value
+
+
 def package_version() -> str:
     try:
         return version("ginspec")

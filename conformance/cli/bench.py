@@ -24,6 +24,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from ginspec.conformance.cli import seed_arg
 from ginspec.reference.game.deal import deal_from_seed
 from ginspec.reference.game.rules import rules_for_profile
 from ginspec.reference.game.state import CHANCE, HandState
@@ -156,7 +157,7 @@ def register(sub: Any) -> None:
                    help="hands per side (default: engine 300; melds 2000 per random set)")
     p.add_argument("--reps", type=int, default=20, metavar="R",
                    help="melds: calls per hand per timing (default 20)")
-    p.add_argument("--seed", type=int, default=1, help="seed of the random players and deals")
+    p.add_argument("--seed", type=seed_arg, default=1, help="seed of the random players and deals")
     p.add_argument("--profile", action="append", default=[], metavar="P",
                    help="engine profile(s) to time (default: openspiel and pagat)")
     p.add_argument("--require-peer", action="store_true",
@@ -197,6 +198,9 @@ def run_melds(args: argparse.Namespace) -> int:
 
     if args.reps < 1:
         raise BenchError(f"--reps: must be at least 1, got {args.reps}")
+    if args.hands is not None and args.hands < 4:
+        raise BenchError(f"--hands: the melds benchmark needs at least 4 (a quarter of them make "
+                         f"the dense sets), got {args.hands}")
     if args.require_peer and not peer_available():
         raise BenchError("OpenSpiel is not installed: pip install 'ginspec[openspiel]'")
     report = run_benchmark(hands=args.hands or 2000, seed=args.seed, reps=args.reps)

@@ -4,6 +4,7 @@ over the JSON-lines protocol)."""
 from __future__ import annotations
 
 import argparse
+import fnmatch
 import sys
 from pathlib import Path
 from typing import Any
@@ -12,6 +13,7 @@ from ginspec.conformance.adapters.base import Adapter, AdapterError, AdapterFaul
 from ginspec.conformance.adapters.loader import open_adapter
 from ginspec.conformance.cases import load_cases
 from ginspec.conformance.cases.model import CaseFormatError
+from ginspec.conformance.cli import seed_arg
 from ginspec.conformance.generate.suite import SUITE_DIR
 from ginspec.conformance.runner import (
     Outcome,
@@ -78,7 +80,7 @@ def register(sub: Any) -> None:
         action="store_true",
         help="live differential mode: play seeded random hands against the reference",
     )
-    p.add_argument("--seed", type=int, default=0, help="--live: first seed")
+    p.add_argument("--seed", type=seed_arg, default=0, help="--live: first seed")
     p.add_argument("--hands", type=int, default=20, help="--live: number of hands")
     p.add_argument("--out", type=Path, default=Path("."), help="--live: folder for the shrunk case")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
@@ -110,6 +112,12 @@ def run_conform(args: argparse.Namespace) -> int:
     shard = parse_shard(args.shard) if args.shard else None
     if args.timeout <= 0:
         raise CaseFormatError("--timeout: must be positive")
+    from ginspec.spec.profiles import profiles
+
+    unknown_profiles = [p for p in args.profile if p not in profiles()]
+    if unknown_profiles:
+        raise CaseFormatError(f"--profile: unknown profile {unknown_profiles[0]!r} (known: "
+                              f"{', '.join(profiles())})")
     expect_fail = read_expect_fail(args.expect_fail) if args.expect_fail else {}
     adapter = open_adapter(args.adapter, timeout=args.timeout)
     hello = _hello(adapter)
@@ -130,6 +138,9 @@ def run_conform(args: argparse.Namespace) -> int:
         unknown = sorted(set(expect_fail) - {c.id for c in cases})
         if unknown:
             raise CaseFormatError(f"{args.expect_fail}: {unknown[0]}: no such case in the suite")
+        if args.cases and not any(fnmatch.fnmatchcase(c.id, args.cases) for c in cases):
+            raise CaseFormatError(f"--cases {args.cases!r}: no case ID matches "
+                                  "(see 'ginspec suite list')")
         chosen = select(cases, profiles=args.profile, pattern=args.cases, shard=shard)
         runner = Runner(adapter, hello, expect_fail)
         summary = _run_with_progress(runner, chosen, args.no_progress)

@@ -103,7 +103,7 @@ def run(args: argparse.Namespace) -> int:
         if args.cards:
             raise HandSizeError("give either cards or --batch FILE, not both")
         return _batch(args.batch, rules, int(limit))
-    if not args.cards:
+    if not parse_cards(args.cards):  # no argument, or only blank ones such as ""
         raise HandSizeError("no cards given: write a hand such as 7H 7D 7S 8C 9C TC 2S 3D 4H KD")
     result = analyse(args.cards, rules, int(limit))
     if args.json:
@@ -119,14 +119,18 @@ def _batch(path: str, rules: MeldRules, limit: int) -> int:
         stream = sys.stdin if path == "-" else open(path, encoding="utf-8")  # noqa: SIM115
     except OSError as exc:
         raise HandSizeError(f"cannot read {path}: {exc.strerror}") from None
+    number = 0
     with stream:
-        for number, line in enumerate(stream, 1):
-            text = line.split("#", 1)[0].strip()
-            if not text:
-                continue
-            try:
-                result = analyse(text, rules, limit)
-            except GinspecError as exc:
-                raise type(exc)(f"{path}:{number}: {exc}") from None
-            print(json.dumps(result))
+        try:
+            for number, line in enumerate(stream, 1):
+                text = line.split("#", 1)[0].strip()
+                if not text:
+                    continue
+                try:
+                    result = analyse(text, rules, limit)
+                except GinspecError as exc:
+                    raise type(exc)(f"{path}:{number}: {exc}") from None
+                print(json.dumps(result))
+        except UnicodeDecodeError:
+            raise HandSizeError(f"{path}:{number + 1}: not UTF-8 text") from None
     return 0

@@ -10,6 +10,7 @@ import json
 import sys
 from typing import Any, TextIO
 
+from ginspec.conformance.cli import seed_arg
 from ginspec.reference.game.rules import GameRules, game_rules
 from ginspec.reference.game.strategies import strategy
 from ginspec.reference.game.trace import TraceError, check_trace, play_match
@@ -28,7 +29,7 @@ def register(sub: Any) -> None:
     p.add_argument("--profile", required=True, help="a profile name (see `ginspec rules`)")
     p.add_argument("--set", action="append", default=[], metavar="PARAM=VALUE",
                    help="override a parameter (repeatable)")
-    p.add_argument("--seed", type=int, required=True, help="the match seed (deals, first dealer)")
+    p.add_argument("--seed", type=seed_arg, required=True, help="the match seed (deals, first dealer)")
     p.add_argument("--players", default=None, metavar="A,B",
                    help="strategies of player 0 and player 1 (greedy, random); default "
                    "greedy,random. A number N (2-4) seats N greedy players: with N > 2, or a "
@@ -143,6 +144,8 @@ def run_check(args: argparse.Namespace) -> int:
                 data = json.load(f)
     except OSError as exc:
         raise TraceError(f"cannot read {args.file}: {exc.strerror}") from None
+    except UnicodeDecodeError as exc:
+        raise TraceError(f"{args.file}: not UTF-8 text (byte {exc.start})") from None
     except json.JSONDecodeError as exc:
         raise TraceError(f"{args.file}: not JSON: {exc.msg} at line {exc.lineno}") from None
     if not isinstance(data, dict):

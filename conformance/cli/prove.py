@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from ginspec.conformance.cli import seed_arg
 from ginspec.reference.meld_rules import MeldRules
 from ginspec.reference.proofs.bench import render as render_bench
 from ginspec.reference.proofs.bench import run_bench
@@ -52,7 +53,7 @@ def register(sub: Any) -> None:
     p.add_argument("--bench", action="store_true",
                    help="benchmark: time certificates on seeded random and dense hands (no CARDS)")
     p.add_argument("--hands", type=int, default=500, metavar="N", help="with --bench: hands per kind")
-    p.add_argument("--seed", type=int, default=1, metavar="S", help="with --bench: random seed")
+    p.add_argument("--seed", type=seed_arg, default=1, metavar="S", help="with --bench: random seed")
     p.set_defaults(handler=run)
 
 
@@ -94,6 +95,8 @@ def _verify(path: str) -> int:
         text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
     except OSError as exc:
         raise HandSizeError(f"cannot read {path}: {exc.strerror}") from None
+    except UnicodeDecodeError as exc:
+        raise HandSizeError(f"{path}: not UTF-8 text (byte {exc.start})") from None
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
@@ -138,9 +141,9 @@ def run(args: argparse.Namespace) -> int:
         report = run_bench(args.hands, args.seed)
         print(json.dumps(report) if args.json else render_bench(report))
         return 0
-    if not args.cards:
-        raise HandSizeError("no cards given: write a hand such as 7H 7D 7S 8C 9C TC 2S 3D 4H KD")
     cards = parse_cards(args.cards)
+    if not cards:  # no argument, or only blank ones such as ""
+        raise HandSizeError("no cards given: write a hand such as 7H 7D 7S 8C 9C TC 2S 3D 4H KD")
     rules, ruleset_limit = _rules(args)
     if args.claim is not None and args.claim < 0:
         raise HandSizeError(f"--claim {args.claim}: deadwood is never negative")

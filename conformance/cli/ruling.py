@@ -345,6 +345,9 @@ def run_new(args: argparse.Namespace) -> int:
     path = Path(args.file)
     if path.exists():
         raise RulingFileError(f"{path}: already exists; not overwritten")
-    path.write_text(template, encoding="utf-8")
+    try:
+        path.write_text(template, encoding="utf-8")
+    except OSError as exc:
+        raise RulingFileError(f"{path}: cannot write: {exc.strerror}") from None
     print(f"wrote {path}; edit it, then: ginspec ruling check {path}")
     return 0

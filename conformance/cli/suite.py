@@ -58,12 +58,19 @@ def run_build(args: argparse.Namespace) -> int:
             return 1
         print(f"suite up to date: {len(built.cases)} cases")
         return 0
-    changed = write(built, args.out)
+    try:
+        changed = write(built, args.out)
+    except OSError as exc:
+        raise CaseFormatError(f"--out {args.out}: cannot write: {exc.strerror}") from None
     print(f"{len(built.cases)} cases, {changed} file(s) written to {args.out}")
     return 0
 
 
 def _selected(args: argparse.Namespace) -> list[Case]:
+    if args.clause:
+        from ginspec.spec.clauses import registry
+
+        registry()[args.clause]  # an unknown clause ID is an error, not an empty list
     cases = load_cases([args.suite])
     if args.cases:
         cases = [c for c in cases if fnmatch.fnmatchcase(c.id, args.cases)]

@@ -243,10 +243,12 @@ def recheck(data: Mapping[str, Any]) -> tuple[bool, str]:
     """
     try:
         cert = Certificate.from_json(data)
-    except (KeyError, TypeError, ValueError) as exc:
+    except KeyError as exc:
+        raise HandSizeError(f"not a certificate: missing field {exc.args[0]!r}") from None
+    except (TypeError, ValueError) as exc:
         if isinstance(exc, GinspecError):
             raise
-        raise HandSizeError(f"not a certificate: {exc!r}") from None
+        raise HandSizeError(f"not a certificate: a field has the wrong type ({exc})") from None
     w = cert.witness
     kept = [c for c in cert.hand if c != w.discard]
     if w.discard is not None and w.discard not in cert.hand:
