@@ -19,7 +19,7 @@ from ginspec.reference.rulings import (
     findings,
 )
 from ginspec.spec.cards import card_str
-from ginspec.spec.errors import RulingFileError
+from ginspec.spec.errors import GinspecError, RulingFileError
 
 TEMPLATE = """\
 # A ginspec ruling (format 1). Check it with:  ginspec ruling check THIS_FILE
@@ -286,9 +286,14 @@ def verdict_json(case: RulingCase, verdicts: list[Verdict]) -> dict[str, Any]:
 
 def run_check(args: argparse.Namespace) -> int:
     case = find_ruling(args.ruling)
-    if not isinstance(case, RulingCase):
-        return _check_other(case, args.json)
-    verdicts = check_ruling(case)
+    try:
+        if not isinstance(case, RulingCase):
+            return _check_other(case, args.json)
+        verdicts = check_ruling(case)
+    except RulingFileError:
+        raise
+    except GinspecError as exc:  # a position the rules refuse (e.g. a card held twice)
+        raise RulingFileError(f"{case.path}: {exc}") from None
     if args.json:
         print(json.dumps(verdict_json(case, verdicts)))
         return 0 if all(v.ok for v in verdicts) else 1

@@ -48,6 +48,11 @@ def register(sub: Any) -> None:
 
 
 def run_build(args: argparse.Namespace) -> int:
+    if not args.check:  # refuse an unwritable --out before the (long) build
+        try:
+            args.out.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise CaseFormatError(f"--out {args.out}: cannot write: {exc.strerror}") from None
     built = build(args.out)
     if args.check:
         diff = stale_files(built, args.out)
