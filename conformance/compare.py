@@ -65,6 +65,10 @@ def check_query(
     answer: Mapping[str, Any],
 ) -> Mismatch | None:
     """Compare a query answer with the expectation."""
+    from ginspec.conformance.compare_systems import SYSTEM_FIELDS, check_system_query
+
+    if what in SYSTEM_FIELDS:
+        return check_system_query(what, expect, answer)
     if what == "card":
         if expect.get("error"):
             if answer.get("error") is True:

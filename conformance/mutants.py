@@ -524,6 +524,47 @@ class DealInBlocks(Mutant):
         super().new_match(profile, overrides, [self._blocks(profile, overrides, d) for d in deals])
 
 
+class PartnerNettingSummed(Mutant):
+    """Partnerships: a deal split between the teams scores the winning team's points, not the
+    difference of the two hands (PARTNER.NETTING)."""
+
+    breaks = "PARTNER.NETTING"
+
+    def query(self, what: str, args: Mapping[str, Any], profile: str | None,
+              overrides: Mapping[str, Any]) -> JSONObject:
+        answer = super().query(what, args, profile, overrides)
+        if what != "partnership" or "netted" not in answer:
+            return answer
+        for k, deal in enumerate(args["deals"]):
+            won = [t for t in deal if t != ["void"]]
+            if len(won) == 2 and won[0][0] % 2 != won[1][0] % 2 and answer["netted"][k] != [
+                    "none"]:
+                team = answer["netted"][k][0]
+                answer["netted"][k] = [team, sum(t[2] for t in won if t[0] % 2 == team)]
+        return answer
+
+
+class HollywoodEveryWinInAllGames(Mutant):
+    """Hollywood: every win is entered in all three games at once (HOLLYWOOD.ENTRY's opening
+    of the games one by one ignored)."""
+
+    breaks = "HOLLYWOOD.ENTRY"
+
+    def query(self, what: str, args: Mapping[str, Any], profile: str | None,
+              overrides: Mapping[str, Any]) -> JSONObject:
+        if what != "hollywood":
+            return super().query(what, args, profile, overrides)
+        target = int(ruleset(profile or "hollywood", dict(overrides))["game_target"])
+        games = [[0, 0] for _ in range(3)]
+        for entry in args["hands"]:
+            if entry == ["void"]:
+                continue
+            for g in games:
+                if max(g) < target:
+                    g[int(entry[0])] += int(entry[1])
+        return {"games": games, "over": all(max(g) >= target for g in games)}
+
+
 MUTANTS: dict[type[Mutant], str] = {
     cls: cls.breaks for cls in (
         TiesNotUndercut, DiscardRestrictionOff, ChainedLayoffsWrong, GinBonusWrong,
@@ -534,6 +575,7 @@ MUTANTS: dict[type[Mutant], str] = {
         GinAlwaysCompulsory, StraightGinAllowsKnock, ReshuffleVoids, RedealDealerFlipped,
         ElevenCardStartIgnored, ElevenOpeningNoKnock, KnockCardFaceUp,
         TableLayoffOntoLaidOffCards, TableUndercutPenaltyNotCharged, TableTieUndercuts, DealInBlocks,
+        PartnerNettingSummed, HollywoodEveryWinInAllGames,
     )
 }
 """Every mutant and the clause it breaks."""

@@ -279,7 +279,7 @@ class Runner:
                 return Outcome(
                     case,
                     "fail",
-                    self._culprit(case),
+                    self._culprit(case, _result_blame(case, bad.field)),
                     where="query",
                     mismatch=bad,
                     actual=dict(answer),

@@ -62,6 +62,10 @@ class ReferenceAdapter(Adapter):
     def query(
         self, what: str, args: Mapping[str, Any], profile: str | None, overrides: Mapping[str, Any]
     ) -> JSONObject:
+        from ginspec.conformance.adapters.reference_systems import SYSTEM_ANSWERS
+
+        if what in SYSTEM_ANSWERS:
+            return SYSTEM_ANSWERS[what](args, profile, overrides)
         params = dict(overrides)
         if profile is not None:
             from ginspec.conformance.adapters import reference_game

@@ -35,6 +35,18 @@ CAPABILITIES: Final[dict[str, str]] = {
     "layoff.explicit": "the defender lays off one card at a time as actions",
     **{f"table-game.{n}": f"plays hands of seed 001's table game for {n} players (TABLE.*)"
        for n in (3, 4)},
+    **{f"query.{what}": text for what, text in {
+        "system": "says which game system a ruleset plays and whether it is valid "
+        "(SYSTEM.KIND)",
+        "table-penalty": "charges the penalty points of one table hand (TABLE.PENALTY)",
+        "prize": "splits the table game's prize pool (TABLE.PRIZE)",
+        "table-game": "adds up a table game's penalties and says when it ends (TABLE.GAME-END)",
+        "table-adjudicate": "rules on a knock at the table, everyone playing best "
+        "(TABLE.BEST-PLAY)",
+        "three-rotation": "seats, scores and settles three players (THREE.*, SETTLE.PAIRWISE)",
+        "partnership": "pairs, nets and settles two partnerships (PARTNER.*)",
+        "hollywood": "enters hand results in Hollywood's games and settles them (HOLLYWOOD.*)",
+    }.items()},
 }
 """The closed list of capabilities an adapter may declare and a case may require."""
 
@@ -47,6 +59,9 @@ QUERY_CAPABILITY: Final = {
     "arrangement": "query.arrangement",
     "knock": "query.knock",
     "knock-limit": "query.knock-limit",
+    **{what: f"query.{what}" for what in (
+        "system", "table-penalty", "prize", "table-game", "table-adjudicate", "three-rotation",
+        "partnership", "hollywood")},
 }
 
 SEMANTIC_FIELDS: Final = (

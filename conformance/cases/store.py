@@ -13,6 +13,8 @@ from pathlib import Path
 from typing import Any, Final
 
 from ginspec.conformance.cases.model import JSON, Case, CaseFormatError, fingerprint_of
+from ginspec.conformance.compare_systems import REQUIRED as SYSTEM_REQUIRED
+from ginspec.conformance.compare_systems import SYSTEM_FIELDS
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError
 
@@ -92,6 +94,9 @@ def _check_semantics(data: dict[str, JSON], where: str) -> None:
     missing = sorted(set(data["violates"]) - set(data["clauses"]))
     if missing:
         raise CaseFormatError(f"{where}: violates: {missing} not listed in clauses")
+    if data["kind"] == "query" and data["query"]["what"] in SYSTEM_FIELDS:
+        _check_system_expect(data, where)
+        return
     if data["kind"] == "query":
         what = data["query"]["what"]
         cards = data["query"].get("cards", [])
@@ -123,6 +128,22 @@ def _check_semantics(data: dict[str, JSON], where: str) -> None:
                 f"{where}: checkpoints/{i}/after: {point['after']} is past the last step "
                 f"({n_steps})"
             )
+
+
+def _check_system_expect(data: dict[str, JSON], where: str) -> None:
+    """A system query (PROTOCOL.md "System queries") expects ``error: true`` or its answer's
+    fields, the required ones included."""
+    what, expect = data["query"]["what"], data["expect"]
+    if expect.get("error") is True:
+        if len(expect) != 1:
+            raise CaseFormatError(f"{where}: expect: an expected error has no other field")
+        return
+    for name in expect:
+        if name not in SYSTEM_FIELDS[what]:
+            raise CaseFormatError(f"{where}: expect/{name}: not a field of a {what} query")
+    for name in SYSTEM_REQUIRED[what]:
+        if name not in expect:
+            raise CaseFormatError(f"{where}: expect/{name}: required for a {what} query")
 
 
 def _check_table_hand(data: dict[str, JSON], where: str) -> None:
