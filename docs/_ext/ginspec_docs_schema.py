@@ -269,6 +269,21 @@ def session_requests() -> list[dict[str, Any]]:
     for q in queries:
         profile = "oklahoma" if q["what"] == "knock-limit" else None
         out.append({"cmd": "query", **q, "profile": profile, "overrides": {}})
+    table = [["7H", "8H", "9H", "KC", "KD", "KS", "2C"], ["6H", "4C", "4D", "4S", "TS", "JD", "2D"],
+             ["5H", "3S", "3D", "3H", "QS", "QH", "AC"]]
+    systems: list[tuple[str, dict[str, Any]]] = [  # the multi-player queries of chapter 14
+        ("three-player", {"what": "system"}),
+        ("serbian-online", {"what": "table-penalty", "knocker": 0, "deadwood": [2, 22, 26]}),
+        ("serbian-online", {"what": "prize", "pool": 1000, "totals": [40, 100, 62]}),
+        ("serbian-online", {"what": "table-game", "hands": [[0, 20, 24]]}),
+        ("serbian-online", {"what": "table-adjudicate", "hands": table, "knocker": 0,
+                            "discard": "3C"}),
+        ("three-player", {"what": "three-rotation", "hands": [[2, 1, 10]]}),
+        ("partnership", {"what": "partnership", "deals": [[[0, 1, 30], [3, 2, 29]]]}),
+        ("hollywood", {"what": "hollywood", "hands": [[0, 25], [1, 12]]}),
+    ]
+    for profile, q in systems:
+        out.append({"cmd": "query", **q, "profile": profile, "overrides": {}})
     out += [
         {"cmd": "new_hand", "profile": "pagat", "overrides": {}, "deal": SESSION_DEAL},
         {"cmd": "observe"},
@@ -292,7 +307,7 @@ def short(message: dict[str, Any]) -> str:
     if "deal" in shown:
         shown["deal"] = {**{k: v for k, v in shown["deal"].items() if k != "deck"},
                          "deck": ["AC", "2C", "…", "KS"]}
-    if "deals" in shown:
+    if "deals" in shown and shown.get("cmd") == "new_match":
         shown["deals"] = [{"dealer": d["dealer"], "deck": ["AC", "2C", "…", "KS"]} for d in shown["deals"]]
     for key in ("profiles", "capabilities", "overrides"):
         if isinstance(shown.get(key), list) and len(shown[key]) > 3:
