@@ -131,3 +131,15 @@ def test_new_table_hand_over_the_protocol() -> None:
                                     "discard_top": "3H", "stock_size": 23}
     reply, _ = handle(adapter, {"seq": 3, "cmd": "apply", "player": 2, "action": "draw-stock"})
     assert reply == {"seq": 3, "accepted": False, "code": "NOT_YOUR_TURN"}
+
+
+def test_reports_draw_a_failing_table_hand(table_suite: list[Case], tmp_path: Path) -> None:
+    from ginspec.conformance.mutants import TableLayoffOntoLaidOffCards
+    from ginspec.conformance.reports.html import write_html
+
+    adapter = TableLayoffOntoLaidOffCards()
+    summary = Runner(adapter, adapter.hello()).run(table_suite)
+    assert summary.count("fail") >= 1
+    write_html(tmp_path / "r.html", [("mutant", summary)])
+    text = (tmp_path / "r.html").read_text(encoding="utf-8")
+    assert "player 2: " in text and "TABLE.LAYOFF-ORIGINAL" in text

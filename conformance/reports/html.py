@@ -67,13 +67,17 @@ def _clause_text(clause_id: str | None) -> str:
            f"{html.escape(c.text)}"
 
 
-def _deal_hands(deal: dict[str, Any]) -> tuple[list[str], list[str], str]:
+def _deal_hands(deal: dict[str, Any]) -> tuple[list[list[str]], str]:
+    """Each player's cards and the upcard: ten each to two players (DEAL.HANDS), or seven each
+    from the dealer's left at a table of three or four (TABLE.DEAL)."""
     deck = list(deal["deck"])
     dealer = int(deal["dealer"])
-    hands: list[list[str]] = [[], []]
-    hands[1 - dealer] = deck[0:20:2]
-    hands[dealer] = deck[1:20:2]
-    return hands[0], hands[1], deck[20]
+    players = int(deal.get("players", 2))
+    size = 10 if players == 2 else 7
+    hands: list[list[str]] = [[] for _ in range(players)]
+    for k in range(size * players):
+        hands[(dealer + 1 + k) % players].append(deck[k])
+    return hands, deck[size * players]
 
 
 def failure_html(o: Outcome) -> str:
@@ -94,9 +98,9 @@ def failure_html(o: Outcome) -> str:
         else:
             out.append(f"<p>{html.escape(json.dumps(q))}</p>")
     elif case.deals:
-        h0, h1, up = _deal_hands(case.deals[0])
-        out.append(f"<p>player 0: {cards_html(h0)}<br>player 1: {cards_html(h1)}<br>"
-                   f"upcard: {card_html(up)} (dealer {case.deals[0]['dealer']})</p>")
+        hands, up = _deal_hands(case.deals[0])
+        seats = "".join(f"player {p}: {cards_html(h)}<br>" for p, h in enumerate(hands))
+        out.append(f"<p>{seats}upcard: {card_html(up)} (dealer {case.deals[0]['dealer']})</p>")
         steps = case.steps
         if o.step is not None and steps:
             lo = max(0, o.step - 6)
