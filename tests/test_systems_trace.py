@@ -129,3 +129,26 @@ def test_play_without_players_seats_greedy_in_every_seat(
     assert main(["play", "--profile", profile, "--seed", "3", "--players", "greedy,random,x,y,z"]) \
         == 2
     assert f"this game has {seats} players" in capsys.readouterr().err
+
+
+def test_a_table_record_with_a_wrong_prize_split_or_winner() -> None:
+    """SYSTEM.TRACE: the end of a table game is checked too (TABLE.GAME-END, TABLE.PRIZE)."""
+    from ginspec.reference.table import table_rules
+    from ginspec.reference.table.game import play_table_game
+    from ginspec.reference.table.strategies import table_strategy
+    from ginspec.reference.table.trace import check_table_trace
+
+    rules = table_rules(ruleset("serbian-online", {"players": 3}), "serbian-online")
+    data = play_table_game(rules, 5, [table_strategy("greedy")] * 3)
+    assert check_table_trace(data, rules).ok
+    res = data["result"]
+    assert sum(res["shares"]) == res["pool"]
+    bad = copy.deepcopy(data)
+    bad["result"]["shares"] = [s + (1 if i == 0 else -1 if i == 1 else 0)
+                               for i, s in enumerate(res["shares"])]
+    found = check_table_trace(bad, rules).finding
+    assert found is not None and (found.code, found.clause) == ("RESULT_MISMATCH", "TABLE.PRIZE")
+    bad = copy.deepcopy(data)
+    bad["result"]["winner"] = (res["winner"] + 1) % 3
+    found = check_table_trace(bad, rules).finding
+    assert found is not None and found.clause == "TABLE.GAME-END"

@@ -9,7 +9,7 @@ from typing import Any
 from ginspec.reference.game.rejections import Rejection
 from ginspec.reference.game.trace import CheckReport, Finding, TraceError
 from ginspec.reference.table.rules import TableRules
-from ginspec.reference.table.scoring import table_winner
+from ginspec.reference.table.scoring import prize_split, table_winner
 from ginspec.reference.table.state import TableDeal, TableDealError, TableState
 from ginspec.spec.cards import parse_cards
 from ginspec.spec.clauses import implements
@@ -23,10 +23,11 @@ def _list(obj: Any, name: str, where: str) -> list[Any]:
     return value
 
 
-@implements("TABLE.REJECTION", "TABLE.DEALER")
+@implements("TABLE.REJECTION", "TABLE.DEALER", "SYSTEM.TRACE")
 def check_table_trace(data: dict[str, Any], rules: TableRules) -> CheckReport:
     """Replay ``data`` (a table-game trace) under ``rules``; the first illegal step or wrong
-    recorded value is the finding. Malformed traces raise TraceError."""
+    recorded value is the finding, the game's end and prize split included (SYSTEM.TRACE).
+    Malformed traces raise TraceError."""
     hands = _list(data, "hands", "trace")
     n = rules.players
     totals = [0] * n
@@ -73,5 +74,18 @@ def check_table_trace(data: dict[str, Any], rules: TableRules) -> CheckReport:
                                        f"recorded totals {record['totals']!r}, the rules give "
                                        f"{totals!r}"), h, steps, False)
         dealer = (dealer + 1) % n
-    finished = table_winner(totals, rules.penalty_limit) is not None
-    return CheckReport(None, len(hands), steps, finished)
+    winner = table_winner(totals, rules.penalty_limit)
+    final = data.get("result")
+    if winner is not None and isinstance(final, dict):
+        end: dict[str, Any] = {"winner": winner, "totals": totals}
+        pool = final.get("pool")
+        if isinstance(pool, int) and not isinstance(pool, bool) and pool >= 0:
+            end["shares"] = list(prize_split(pool, totals, winner, rules.prize_winner_share,
+                                              rules.prize_window).shares)
+        for name, value in end.items():
+            if name in final and final[name] != value:
+                clause = "TABLE.PRIZE" if name == "shares" else "TABLE.GAME-END"
+                return CheckReport(Finding(len(hands), None, "", "RESULT_MISMATCH", clause,
+                                           f"recorded result {name} {final[name]!r}, the rules "
+                                           f"give {value!r}"), len(hands), steps, True)
+    return CheckReport(None, len(hands), steps, winner is not None)
