@@ -27,6 +27,25 @@ SMOKE_QUERIES: dict[str, tuple[dict[str, Any], dict[str, type]]] = {
     ),
 }
 
+SMOKE_SYSTEM_QUERIES: dict[str, tuple[str, dict[str, Any], dict[str, type]]] = {
+    "system": ("partnership", {}, {"valid": bool}),
+    "table-penalty": ("serbian-online", {"knocker": 0, "deadwood": [2, 22, 26]},
+                      {"outcome": str, "penalties": list}),
+    "prize": ("serbian-online", {"pool": 100, "totals": [0, 10, 60]}, {"shares": list}),
+    "table-game": ("serbian-online", {"hands": [[0, 20, 24]]}, {"totals": list, "over": bool}),
+    "table-adjudicate": ("serbian-online", {
+        "hands": [["7H", "8H", "9H", "KC", "KD", "KS", "2C"],
+                  ["6H", "4C", "4D", "4S", "TS", "JD", "2D"],
+                  ["5H", "3S", "3D", "3H", "QS", "QH", "AC"]], "knocker": 0, "discard": "3C"},
+        {"outcome": str}),
+    "three-rotation": ("three-player", {"hands": [[2, 1, 10]]},
+                       {"seatings": list, "scores": list, "over": bool}),
+    "partnership": ("partnership", {"deals": [[[0, 1, 30], [3, 2, 29]]]},
+                    {"netted": list, "totals": list, "over": bool}),
+    "hollywood": ("hollywood", {"hands": [[0, 25]]}, {"games": list, "over": bool}),
+}
+"""One question of each system query (chapter 14), under the profile it is asked with."""
+
 SMOKE_DEAL = {"dealer": 0, "deck": [r + s for s in "CDHS" for r in "A23456789TJQK"]}
 
 
@@ -71,6 +90,20 @@ def smoke(adapter: Adapter, hello: Hello, out: TextIO) -> int:
             return adapter.query(w, a, None, {})
 
         attempt(f"query {what}", ask, shape)
+    for what, (profile, args, fields) in SMOKE_SYSTEM_QUERIES.items():
+        if f"query.{what}" not in hello.capabilities:
+            continue
+
+        def system_shape(answer: Any, fields: dict[str, type] = fields) -> str | None:
+            if not isinstance(answer, dict):
+                return f"answer is {type(answer).__name__}, not an object"
+            bad = [n for n, typ in fields.items() if not isinstance(answer.get(n), typ)]
+            return f"answer fields {bad} missing or of the wrong type: {answer!r}" if bad else None
+
+        def ask_system(w: str = what, p: str = profile, a: dict[str, Any] = args) -> Any:
+            return adapter.query(w, a, p, {})
+
+        attempt(f"query {what}", ask_system, system_shape)
     if "hand" in hello.capabilities and hello.profiles:
         profile = hello.profiles[0]
         attempt("new_hand", lambda: adapter.new_hand(profile, {}, SMOKE_DEAL), lambda _: None)

@@ -6,6 +6,7 @@ answers them in process and over the protocol; a wrong engine is caught."""
 from __future__ import annotations
 
 import sys
+from typing import Any
 
 import pytest
 from ginspec.conformance.adapters.command import CommandAdapter
@@ -89,3 +90,20 @@ def test_a_scenario_the_reference_answers_otherwise_stops_the_build() -> None:
     with pytest.raises(systems.SystemCaseError):
         systems.system_case("sys.x", "prize", {"pool": 100, "totals": [0, 10, 10, 10]},
                             {"shares": [76, 8, 8, 8]}, description="wrong on purpose")
+
+
+def test_smoke_asks_each_declared_system_query() -> None:
+    import io
+
+    from ginspec.conformance.smoke import smoke
+
+    class Garbled(ReferenceAdapter):
+        def query(self, what: str, args: Any, profile: str | None, overrides: Any) -> Any:
+            answer = super().query(what, args, profile, overrides)
+            return {"games": "three"} if what == "hollywood" else answer
+
+    out = io.StringIO()
+    adapter = Garbled()
+    assert smoke(adapter, adapter.hello(), out) == 2
+    assert "query hollywood" in out.getvalue()
+    assert "query partnership" not in out.getvalue()
