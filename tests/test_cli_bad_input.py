@@ -486,7 +486,8 @@ def test_junk_card_tokens(junk: str, where: int) -> None:
 def test_junk_card_options(junk: str) -> None:
     assert_usage_error(["adjudicate", "--profile", "pagat", "--knocker", KNOCKER, "--defender",
                         DEFENDER, "--upcard", junk])
-    line = assert_usage_error(["adjudicate", *TABLE[:-1], junk], "--discard")
+    # --discard=JUNK: junk that starts with '-' would otherwise be read as an option
+    line = assert_usage_error(["adjudicate", *TABLE[:-2], f"--discard={junk}"], "--discard")
     assert junk in line or repr(junk) in line, line
 
 

@@ -24,6 +24,9 @@ def run_table(args: argparse.Namespace) -> int:
         raise UsageError("--upcard: the table game has no Oklahoma rules")
     if not args.hand:
         raise UsageError("--hand: give each seat's cards, once per seat in seat order")
+    if len(args.hand) not in (3, 4):
+        raise UsageError(f"--hand: {len(args.hand)} seat(s) given; the table game seats 3 or 4 "
+                         "(two players: --knocker and --defender)")
     if args.knocker_seat is None:
         raise UsageError("--knocker-seat: required with --hand (0 is the first --hand)")
     hands = []
@@ -44,8 +47,7 @@ def run_table(args: argparse.Namespace) -> int:
     if "players" in overrides and overrides["players"] != len(hands):
         raise UsageError(f"--set players={overrides['players']}, but {len(hands)} seats were "
                          "given with --hand")
-    if len(hands) in (3, 4):
-        overrides["players"] = len(hands)
+    overrides["players"] = len(hands)
     rules = ruleset(args.profile, overrides)
     discard = None
     if args.discard is not None:
