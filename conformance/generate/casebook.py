@@ -11,13 +11,15 @@ negative case: the knock is refused with its code.
 Every expectation of a game-script ruling becomes a hand case too: its deal, the script's actions
 (the ``play-to-wall`` shorthand written out turn by turn), a checkpoint with what it asks (phase,
 player to act, legal and illegal actions), then the disputed action, accepted or refused with its
-code and clause, and the hand's result when the hand is over.
+code and clause, and the hand's result when the hand is over. A table ruling becomes a
+``table-hand`` case, and a Hollywood, partnership or three-player ruling a system query case
+(``generate.systems.system_case``) whose expected answer is the file's declared fields.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 from ginspec.conformance.adapters.reference_game import hand_result
 from ginspec.conformance.cases import Case
@@ -25,6 +27,8 @@ from ginspec.conformance.generate.games import DEAL_CLAUSES, checkpoint, deal_js
 from ginspec.reference.game import Deal, HandState, Rejection, parse_action, rules_for_profile
 from ginspec.reference.game.state import CHANCE
 from ginspec.reference.melds import min_deadwood, min_deadwood_after_discard
+from ginspec.reference.ruling_scores import ScoreExpectation, ScoreRuling
+from ginspec.reference.ruling_scores import check_expectation as check_score_expectation
 from ginspec.reference.ruling_scripts import GameExpectation, GameRuling, check_expectation, play_script
 from ginspec.reference.ruling_table import TableExpectation, TableRulingCase
 from ginspec.reference.rulings import Expectation, RulingCase, casebook, rule
@@ -256,15 +260,55 @@ def _table_case(case: TableRulingCase, exp: TableExpectation, number: int) -> Ca
     )
 
 
+def _source(case: Any, number: int) -> dict[str, Any]:
+    return {"generator": "casebook", "ruling": f"spec/casebook/{Path(case.path).stem}.toml", "expectation": number}
+
+
+def _agree(case: ScoreRuling, exp: ScoreExpectation) -> None:
+    """The reference must give the file's own (source-derived) answer before it becomes a case."""
+    finding = check_score_expectation(case, exp)
+    if not finding.ok:
+        raise AssertionError(f"{case.id} {exp.label}: {'; '.join(finding.mismatches)}")
+
+
+SYSTEM_QUERY: Final = {"hollywood": "hollywood", "partnership": "partnership", "three-player": "three-rotation"}
+"""The protocol's system query for each score-sheet ruling kind of chapter 14."""
+
+
+def _plain(entry: Any) -> Any:
+    return [_plain(x) for x in entry] if isinstance(entry, tuple | list) else entry
+
+
+def _system_cases(case: ScoreRuling) -> list[Case]:
+    """A Hollywood, partnership or three-player ruling as system query cases, one per
+    expectation: the file's declared fields are the expected answer (the reference must agree)."""
+    from ginspec.conformance.compare_systems import REQUIRED, SYSTEM_FIELDS
+    from ginspec.conformance.generate.systems import system_case
+
+    what = SYSTEM_QUERY[case.kind]
+    key = "deals" if case.kind == "partnership" else "hands"
+    args = {key: [_plain(e) for e in case.entries]}
+    out = []
+    for number, exp in enumerate(case.expectations, 1):
+        _agree(case, exp)
+        expect = {k: v for k, v in exp.expected.items() if k in SYSTEM_FIELDS[what]}
+        missing = [f for f in REQUIRED[what] if f not in expect]
+        if missing:
+            raise NotPlayable(f"a {what} query case needs {', '.join(missing)}")
+        out.append(system_case(
+            f"casebook.{case.id.lower()}.{number}", what, args, expect,
+            description=f"casebook {case.id} ({case.title}) under {exp.label}",
+            origin="casebook", profile=exp.profile, overrides=dict(exp.overrides),
+            clauses=known(case.clauses), source=_source(case, number)))
+    return out
+
+
 NOT_YET_CASES = (
     "the conformance protocol has no case for {what} yet; the ruling is checked by "
     "'ginspec ruling check' and tests/test_rulings.py"
 )
 WHAT = {
     "match": "a match score sheet",
-    "hollywood": "a Hollywood score sheet",
-    "partnership": "a partnership score sheet",
-    "three-player": "a three-player score sheet",
 }
 
 
@@ -283,6 +327,12 @@ def casebook_cases() -> tuple[list[Case], list[dict[str, str]]]:
                     cases.append(_table_case(case, texp, n))
                 except NotPlayable as why:
                     notes.append({"example": f"{case.id} #{n}", "kind": "casebook", "reason": str(why)})
+            continue
+        if isinstance(case, ScoreRuling) and case.kind in SYSTEM_QUERY:
+            try:
+                cases.extend(_system_cases(case))
+            except NotPlayable as why:
+                notes.append({"example": case.id, "kind": "casebook", "reason": str(why)})
             continue
         if not isinstance(case, RulingCase):
             notes.extend(
