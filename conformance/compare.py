@@ -57,14 +57,37 @@ def _same(field: str, expected: Any, answer: Mapping[str, Any]) -> Mismatch | No
     return None
 
 
+SHOWDOWN_QUERIES = frozenset({"declaration", "layoff", "defence", "adjudicate"})
+"""Queries compared in :mod:`ginspec.conformance.compare_showdown`."""
+
+
+def _same_fields(
+    names: tuple[str, ...], expect: Mapping[str, Any], answer: Mapping[str, Any]
+) -> Mismatch | None:
+    for name in names:
+        if name in expect:
+            bad = _same(name, expect[name], answer)
+            if bad:
+                return bad
+    return None
+
+
 def check_query(
     what: str,
     query: Mapping[str, Any],
     expect: Mapping[str, Any],
     overrides: Mapping[str, Any],
     answer: Mapping[str, Any],
+    *,
+    profile: str | None = None,
+    codes: bool = True,
 ) -> Mismatch | None:
-    """Compare a query answer with the expectation."""
+    """Compare a query answer with the expectation (``codes``: the adapter declared
+    ``rejection-codes``, so a declaration's refusal code is compared too)."""
+    if what in SHOWDOWN_QUERIES:
+        from ginspec.conformance.compare_showdown import check_showdown_query
+
+        return check_showdown_query(what, query, expect, profile, overrides, answer, codes=codes)
     from ginspec.conformance.compare_systems import SYSTEM_FIELDS, check_system_query
 
     if what in SYSTEM_FIELDS:
@@ -79,6 +102,21 @@ def check_query(
         return _same("canonical", expect["canonical"], answer)
     if what in ("meld",):
         return _same("valid", expect["valid"], answer)
+    if what == "score":
+        if expect.get("error"):
+            if answer.get("error") is True:
+                return None
+            return Mismatch("error", True, answer.get("points"), "the input is no legal hand")
+        if answer.get("error"):
+            return Mismatch("points", expect["points"], "error", str(answer.get("message", "")))
+        return _same_fields(("points", "winner", "undercut", "boxes"), expect, answer)
+    if what == "match":
+        bad = _same("over", expect["over"], answer)
+        if bad or not expect["over"]:
+            return bad
+        return _same_fields(("totals", "winner", "shutout", "settlement", "payee"), expect, answer)
+    if what == "next-dealer":
+        return _same("next", expect["next"], answer)
     if what == "knock-limit":
         return _same("limit", expect["limit"], answer)
     if what in ("melds-count", "arrangements"):

@@ -4,7 +4,8 @@ conformance suite as one pytest item per case, the case ID as the test ID.
 Options: ``--ginspec-adapter SPEC`` (as ``ginspec conform --adapter``), ``--ginspec-suite PATH``
 (repeatable; default the committed suite), ``--ginspec-profile P`` (repeatable),
 ``--ginspec-cases GLOB``, ``--ginspec-expect-fail FILE``, ``--ginspec-timeout S``. Cases the
-adapter did not declare are skipped (with the reason), never passed; ``--ginspec-expect-fail``
+adapter did not declare, or that it declines (protocol 2), are skipped with the reason, never
+passed; ``--ginspec-expect-fail``
 entries are xfail, and one that passes fails the item. With ``pytest-xdist`` each worker opens its
 own adapter. The plugin is registered through the ``pytest11`` entry point and does nothing unless
 ``--ginspec-adapter`` is given.
@@ -80,6 +81,8 @@ class CaseItem(pytest.Item):
         detail = str(outcome.mismatch) if outcome.mismatch else outcome.message
         if outcome.status == "skip":
             pytest.skip(f"not declared by the adapter: {outcome.message}")
+        if outcome.status == "declined":
+            pytest.skip(f"declined by the adapter: {outcome.message}")
         if outcome.status == "xfail":
             pytest.xfail(f"listed in --ginspec-expect-fail: {detail}")
         if outcome.status in ("fail", "error", "xpass"):

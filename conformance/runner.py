@@ -8,6 +8,10 @@ Statuses (lesson L14 — skips are never passes):
   the rules; the adapter is restarted and the run goes on);
 * ``skip`` — not sent: the adapter did not declare the case's profile, a capability or an
   override, or the run's filters left it out;
+* ``declined`` — sent, and the adapter declined it at the opening request (protocol 2:
+  :class:`~ginspec.conformance.adapters.base.Unsupported`), with a reason. Like a skip it is
+  not a pass and does not change the exit code; a declined case listed in ``--expect-fail``
+  stays ``declined`` (neither an expected failure nor a stale entry: it was not played);
 * ``xfail`` — failed (or errored) and listed in ``--expect-fail``: fine;
 * ``xpass`` — passed although listed in ``--expect-fail``: the list is stale, the run fails.
 """
@@ -24,7 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
 
-from ginspec.conformance.adapters.base import Adapter, AdapterFault, Hello
+from ginspec.conformance.adapters.base import Adapter, AdapterFault, Hello, Unsupported
 from ginspec.conformance.cases import Case, CaseFormatError
 from ginspec.conformance.compare import (
     Mismatch,
@@ -34,7 +38,7 @@ from ginspec.conformance.compare import (
     check_verdict,
 )
 
-STATUSES: Final = ("pass", "fail", "error", "skip", "xfail", "xpass")
+STATUSES: Final = ("pass", "fail", "error", "skip", "declined", "xfail", "xpass")
 
 RESULT_CLAUSES: Final[dict[str, str]] = {
     "deadwood": "DEADWOOD.MINIMUM",
@@ -204,6 +208,9 @@ class Runner:
         self.expect_fail = dict(expect_fail or {})
         self.codes = "rejection-codes" in hello.capabilities
         self.legal = "legal-actions" in hello.capabilities
+        self._opened = False
+        """Whether the current case's opening request was answered (after it, declining is a
+        protocol error)."""
 
     def run(
         self, cases: Iterable[Case], progress: Callable[[Outcome], None] | None = None
@@ -223,8 +230,17 @@ class Runner:
         if reason is not None:
             return Outcome(case, "skip", message=reason)
         start = time.perf_counter()
+        self._opened = False
         try:
             outcome = self._play(case)
+        except Unsupported as declined:
+            if self._opened:
+                outcome = Outcome(case, "error", where="adapter",
+                                  message="protocol: declined after the opening request "
+                                  f"(only query, new_hand, new_match or new_table_hand may decline): {declined}")
+                self._restart()
+            else:
+                outcome = Outcome(case, "declined", message=declined.reason)
         except AdapterFault as fault:
             outcome = Outcome(
                 case,
@@ -272,14 +288,17 @@ class Runner:
             q = case.query
             args = {k: v for k, v in q.items() if k != "what"}
             answer = self.adapter.query(str(q["what"]), args, case.profile, case.overrides)
+            self._opened = True
             if not isinstance(answer, Mapping):
                 raise AdapterFault(f"query answer is not an object: {answer!r}", kind="protocol")
-            bad = check_query(str(q["what"]), q, case.expect, case.overrides, answer)
+            bad = check_query(str(q["what"]), q, case.expect, case.overrides, answer,
+                              profile=case.profile, codes=self.codes)
             if bad:
                 return Outcome(
                     case,
                     "fail",
-                    self._culprit(case, _result_blame(case, bad.field)),
+                    self._culprit(case, _result_blame(case, bad.field)
+                                  or (case.decides[0] if case.decides else None)),
                     where="query",
                     mismatch=bad,
                     actual=dict(answer),
@@ -292,6 +311,7 @@ class Runner:
             self.adapter.new_table_hand(profile, case.overrides, case.deals[0])
         else:
             self.adapter.new_match(profile, case.overrides, case.deals)
+        self._opened = True
         points: dict[int, list[dict[str, Any]]] = {}
         for point in case.checkpoints:
             points.setdefault(int(point["after"]), []).append(point)

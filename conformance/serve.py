@@ -2,7 +2,10 @@
 
 The server reads one request a line from ``stdin`` and writes one reply a line to ``stdout``
 (flushed after each). An exception inside the engine becomes an ``error`` reply for that request;
-the server keeps going. ``stop`` (or the end of input) ends it.
+the server keeps going. An adapter that declines a case (raises
+:class:`~ginspec.conformance.adapters.base.Unsupported` from ``query``, ``new_hand``,
+``new_match`` or ``new_table_hand``) gets the reply ``{"seq": N, "unsupported": REASON}``. ``stop`` (or the end of
+input) ends it.
 """
 
 from __future__ import annotations
@@ -11,8 +14,8 @@ import json
 import traceback
 from typing import IO, Any
 
-from ginspec.conformance.adapters.base import Adapter, JSONObject
-from ginspec.conformance.versions import PROTOCOL_VERSION
+from ginspec.conformance.adapters.base import Adapter, JSONObject, Unsupported
+from ginspec.conformance.versions import ACCEPTED_PROTOCOLS, PROTOCOL_VERSION
 
 
 def handle(adapter: Adapter, request: Any) -> tuple[JSONObject, bool]:
@@ -24,7 +27,7 @@ def handle(adapter: Adapter, request: Any) -> tuple[JSONObject, bool]:
     try:
         if cmd == "hello":
             reply: JSONObject = adapter.hello().to_json()
-            if request.get("protocol") != PROTOCOL_VERSION:
+            if request.get("protocol") not in ACCEPTED_PROTOCOLS:
                 reply["warning"] = f"this server speaks protocol {PROTOCOL_VERSION}"
         elif cmd == "stop":
             adapter.close()
@@ -70,6 +73,8 @@ def handle(adapter: Adapter, request: Any) -> tuple[JSONObject, bool]:
             reply = {"result": adapter.result()}
         else:
             reply = {"error": {"message": f"unknown cmd {cmd!r}"}}
+    except Unsupported as declined:
+        reply = {"unsupported": declined.reason or "unsupported"}
     except Exception as exc:
         reply = {
             "error": {

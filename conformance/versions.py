@@ -4,8 +4,10 @@
   changes an expected answer bumps it.
 * ``SUITE_VERSION`` — the version of the committed case set; adding cases bumps the minor part,
   changing the expected answer of an existing case (its fingerprint) bumps the major part.
-* ``PROTOCOL_VERSION`` — the version of the adapter protocol (``conformance/PROTOCOL.md``); an
-  adapter that speaks another version is refused at ``hello``.
+* ``PROTOCOL_VERSION`` — the version of the adapter protocol (``conformance/PROTOCOL.md``). Every
+  change to the messages bumps it; a change that only adds (a capability, a query, an optional
+  reply) keeps the older versions in ``ACCEPTED_PROTOCOLS``, one that changes or removes a message
+  drops them. An adapter whose ``hello`` names a version not accepted is refused.
 * ``CASE_FORMAT`` — the tag every case file carries in its ``format`` field.
 """
 
@@ -14,7 +16,11 @@ from __future__ import annotations
 from typing import Final
 
 RULES_VERSION: Final = "0.1.0"
-SUITE_VERSION: Final = "1.0.0"
+SUITE_VERSION: Final = "1.1.0"
 PROTOCOL_VERSION: Final = 2
+ACCEPTED_PROTOCOLS: Final = (1, 2)
+"""Protocol 2 only added to protocol 1 (the table game; the query kinds score, match,
+next-dealer, declaration, layoff, defence, adjudicate; declining a case), so a protocol-1 adapter
+still runs."""
 CASE_FORMAT: Final = "ginspec-case/1"
 

@@ -13,6 +13,7 @@ from ginspec.conformance.cli import main
 from ginspec.conformance.serve import handle
 from ginspec.conformance.versions import PROTOCOL_VERSION
 from jsonschema import Draft202012Validator
+from jsonschema.exceptions import ValidationError
 
 SCHEMA = Path(__file__).resolve().parents[1] / "conformance" / "schema" / "protocol.schema.json"
 
@@ -73,6 +74,8 @@ def test_served_messages_follow_the_protocol_schema() -> None:
         {"seq": 1, "cmd": "hello", "protocol": PROTOCOL_VERSION},
         {"seq": 2, "cmd": "query", "what": "deadwood", "profile": None, "overrides": {},
          "cards": ["7C", "7D", "7H", "KS"]},
+        {"seq": 2, "cmd": "query", "what": "match", "profile": "pagat", "overrides": {},
+         "hands": [[0, "gin", 0, 40], ["void"], [1, "knock", 2, 40]]},
         {"seq": 3, "cmd": "new_hand", "profile": "pagat", "overrides": {},
          "deal": {"dealer": 0, "deck": deck}},
         {"seq": 4, "cmd": "legal_actions"},
@@ -90,3 +93,8 @@ def test_served_messages_follow_the_protocol_schema() -> None:
         validator(defs["reply_to"]["properties"][request["cmd"]]).validate(reply)
     reply, _ = handle(adapter, {"seq": 10, "cmd": "apply", "player": 1, "action": "discard 7H"})
     assert reply["accepted"] is False and reply["code"]
+    declined = {"seq": 11, "unsupported": "no big gin here"}
+    for cmd in ("query", "new_hand", "new_match"):
+        validator(defs["reply_to"]["properties"][cmd]).validate(declined)
+    with pytest.raises(ValidationError):
+        validator(defs["reply_to"]["properties"]["apply"]).validate({"seq": 12})

@@ -73,6 +73,18 @@ def test_wrong_protocol_version_is_refused(capsys: pytest.CaptureFixture[str]) -
     assert f"protocol {PROTOCOL_VERSION + 1}" in err and err.startswith("ginspec: error:")
 
 
+def test_an_older_accepted_protocol_still_runs() -> None:
+    """Protocol 2 only added to 1 (PROTOCOL.md, versioning rules): a protocol-1 adapter runs."""
+    adapter = CommandAdapter([sys.executable, str(FAKE), "protocol1"], timeout=5.0)
+    try:
+        hello = adapter.hello()
+        summary = Runner(adapter, hello).run(_meld_cases())
+    finally:
+        adapter.close()
+    assert hello.protocol == 1
+    assert summary.count("pass") == len(summary.outcomes) > 0
+
+
 def test_wrong_answers_are_failures_not_errors() -> None:
     adapter = CommandAdapter([sys.executable, str(FAKE), "wrongmeld"], timeout=5.0)
     try:

@@ -136,7 +136,8 @@ def node_subset(out: str, _: Path) -> None:
 
 def serve_hello(out: str, _: Path) -> None:
     hello = json.loads(out)
-    assert hello["seq"] == 1 and hello["protocol"] == 2 and "pagat" in hello["profiles"]
+    assert hello["seq"] == 1 and hello["protocol"] == 2 and "warning" not in hello
+    assert "pagat" in hello["profiles"]
 
 
 def pagat_only(out: str, _: Path) -> None:

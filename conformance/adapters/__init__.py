@@ -5,7 +5,8 @@ from ginspec.conformance.adapters.base import (
     AdapterError,
     AdapterFault,
     Hello,
+    Unsupported,
     Verdict,
 )
 
-__all__ = ["Adapter", "AdapterError", "AdapterFault", "Hello", "Verdict"]
+__all__ = ["Adapter", "AdapterError", "AdapterFault", "Hello", "Unsupported", "Verdict"]

@@ -49,6 +49,24 @@ class AdapterFault(Exception):
         self.stderr = stderr
 
 
+class Unsupported(Exception):
+    """Raised by an adapter to decline ONE case it cannot play (protocol 2).
+
+    Only the case's opening call may raise it: :meth:`Adapter.query`, :meth:`Adapter.new_hand`,
+    :meth:`Adapter.new_match` or :meth:`Adapter.new_table_hand` (over the protocol: the reply
+    ``{"seq": N, "unsupported": REASON}`` to ``query``, ``new_hand``, ``new_match`` or
+    ``new_table_hand``). The runner records the case as ``declined``
+    with the reason: never a pass, never a failure. Raised later in a case, it is an adapter
+    error (kind ``protocol``). Use it for a question the engine cannot express even though it
+    declared the capability (an 11-card hand to an engine that always deals 10, a parameter
+    value it does not support); declare only the capabilities you mostly answer.
+    """
+
+    def __init__(self, reason: str):
+        super().__init__(reason)
+        self.reason = reason
+
+
 @dataclass(frozen=True)
 class Hello:
     """What an adapter says about itself at the start of a run."""
@@ -128,8 +146,11 @@ class Adapter(ABC):
     """Implement this to put an engine through the suite (see the module documentation).
 
     Methods for capabilities the adapter does not declare are never called; their default
-    implementations raise :class:`NotImplementedError`, which the runner records as an adapter
-    error. Any other exception is also an adapter error on that case (not a rules failure).
+    implementations raise :class:`NotImplementedError` (not supported: never a made-up answer),
+    which the runner records as an adapter error if it is ever called. To decline one case the
+    engine cannot play, raise :class:`Unsupported` from the opening call (``query``,
+    ``new_hand``, ``new_match``, ``new_table_hand``): the case is recorded as ``declined``. Any other exception is an
+    adapter error on that case (not a rules failure).
     """
 
     @abstractmethod
@@ -139,7 +160,10 @@ class Adapter(ABC):
     def query(
         self, what: str, args: Mapping[str, Any], profile: str | None, overrides: Mapping[str, Any]
     ) -> JSONObject:
-        """Answer a ``query.*`` question; see PROTOCOL.md for each ``what`` and its answer."""
+        """Answer a ``query.*`` question; see PROTOCOL.md for each ``what`` and its answer.
+
+        ``profile`` is ``None`` for the catalogue defaults; ``overrides`` change single
+        parameters. Raise :class:`Unsupported` to decline this one question."""
         raise NotImplementedError(f"query {what}")
 
     def new_hand(self, profile: str, overrides: Mapping[str, Any], deal: Mapping[str, Any]) -> None:

@@ -21,9 +21,10 @@ from ginspec.conformance.adapters.base import (
     AdapterFault,
     Hello,
     JSONObject,
+    Unsupported,
     Verdict,
 )
-from ginspec.conformance.versions import PROTOCOL_VERSION
+from ginspec.conformance.versions import ACCEPTED_PROTOCOLS, PROTOCOL_VERSION
 
 _EOF = object()
 STDERR_KEEP = 4000
@@ -184,14 +185,26 @@ class CommandAdapter(Adapter):
     def _handshake(self) -> Hello:
         reply = self.request("hello", protocol=PROTOCOL_VERSION)
         hello = Hello.from_json(reply)
-        if hello.protocol != PROTOCOL_VERSION:
+        if hello.protocol not in ACCEPTED_PROTOCOLS:
             raise AdapterFault(
-                f"the adapter speaks protocol {hello.protocol}, "
-                f"this runner speaks {PROTOCOL_VERSION}",
+                f"the adapter speaks protocol {hello.protocol}, this runner speaks "
+                f"{' or '.join(map(str, ACCEPTED_PROTOCOLS))}",
                 kind="protocol",
             )
         self._hello = hello
         return hello
+
+    def _opening(self, cmd: str, **fields: Any) -> JSONObject:
+        """A case's opening request, which the adapter may decline (protocol 2):
+        ``{"seq": N, "unsupported": REASON}`` raises :class:`Unsupported`."""
+        reply = self.request(cmd, **fields)
+        if "unsupported" in reply:
+            reason = reply["unsupported"]
+            if not isinstance(reason, str) or not reason.strip():
+                raise AdapterFault(f"{cmd} reply: 'unsupported' must be a non-empty reason",
+                                   kind="protocol")
+            raise Unsupported(reason)
+        return reply
 
     # --- the adapter interface -------------------------------------------------------------
 
@@ -205,26 +218,28 @@ class CommandAdapter(Adapter):
     def query(
         self, what: str, args: Mapping[str, Any], profile: str | None, overrides: Mapping[str, Any]
     ) -> JSONObject:
-        reply = self.request("query", what=what, profile=profile, overrides=dict(overrides), **args)
+        reply = self._opening("query", what=what, profile=profile, overrides=dict(overrides),
+                              **args)
         answer = reply.get("answer")
         if not isinstance(answer, dict):
             raise AdapterFault("query reply has no 'answer' object", kind="protocol")
         return answer
 
     def new_hand(self, profile: str, overrides: Mapping[str, Any], deal: Mapping[str, Any]) -> None:
-        self.request("new_hand", profile=profile, overrides=dict(overrides), deal=dict(deal))
+        self._opening("new_hand", profile=profile, overrides=dict(overrides), deal=dict(deal))
 
     def new_match(
         self, profile: str, overrides: Mapping[str, Any], deals: Sequence[Mapping[str, Any]]
     ) -> None:
-        self.request(
+        self._opening(
             "new_match", profile=profile, overrides=dict(overrides), deals=[dict(d) for d in deals]
         )
 
     def new_table_hand(
         self, profile: str, overrides: Mapping[str, Any], deal: Mapping[str, Any]
     ) -> None:
-        self.request("new_table_hand", profile=profile, overrides=dict(overrides), deal=dict(deal))
+        self._opening("new_table_hand", profile=profile, overrides=dict(overrides),
+                      deal=dict(deal))
 
     def legal_actions(self) -> list[str]:
         actions = self.request("legal_actions").get("actions")

@@ -1,6 +1,7 @@
 """The reference implementation behind the adapter interface (``--adapter reference``).
 
-Queries are answered by ``ginspec.reference.melds``; hands and matches are played by the
+Queries about cards and melds are answered by ``ginspec.reference.melds``; those about scoring
+and the showdown by :mod:`ginspec.conformance.adapters.reference_queries`; hands and matches are played by the
 reference game engine (``ginspec.reference.game``).
 """
 
@@ -80,6 +81,10 @@ class ReferenceAdapter(Adapter):
                 }
             )
         )
+        from ginspec.conformance.adapters.reference_queries import ANSWERS
+
+        if what in ANSWERS:
+            return ANSWERS[what](args, profile, overrides)
         if what == "knock-limit":
             return {"limit": knock_limit_for(params, parse_card(str(args["upcard"])))}
         if what == "card":

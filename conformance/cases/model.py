@@ -27,6 +27,19 @@ CAPABILITIES: Final[dict[str, str]] = {
     "query.arrangement": "validates a declared arrangement of a hand",
     "query.knock-limit": "gives the knock limit of a hand from its first upcard (Oklahoma)",
     "query.knock": "tells knock and gin eligibility of an 11-card hand",
+    "query.score": "scores one finished hand from its outcome and both deadwood counts "
+    "(chapter 9; protocol 2)",
+    "query.match": "totals a match from a list of hand results, with the game bonus, boxes, "
+    "shutout and settlement (chapter 11; protocol 2)",
+    "query.next-dealer": "says who deals the next hand after a hand result (MATCH.NEXT-DEALER, "
+    "WALL.REDEAL; protocol 2)",
+    "query.declaration": "validates the knocker's declared melds (SHOWDOWN.DECLARATION; "
+    "protocol 2)",
+    "query.layoff": "tells which offered cards may be laid off now (LAYOFF.*; protocol 2)",
+    "query.defence": "finds the defender's least deadwood after spreading and laying off "
+    "(SHOWDOWN.DEFENDER-SPREAD; protocol 2)",
+    "query.adjudicate": "rules on a knock with both sides playing best, as `ginspec adjudicate` "
+    "(SHOWDOWN.BEST-PLAY; protocol 2)",
     "hand": "plays single hands from an explicit deal",
     "match": "plays whole matches from a list of explicit deals",
     "legal-actions": "lists the legal actions of a position",
@@ -62,6 +75,13 @@ QUERY_CAPABILITY: Final = {
     **{what: f"query.{what}" for what in (
         "system", "table-penalty", "prize", "table-game", "table-adjudicate", "three-rotation",
         "partnership", "hollywood")},
+    "score": "query.score",
+    "match": "query.match",
+    "next-dealer": "query.next-dealer",
+    "declaration": "query.declaration",
+    "layoff": "query.layoff",
+    "defence": "query.defence",
+    "adjudicate": "query.adjudicate",
 }
 
 SEMANTIC_FIELDS: Final = (

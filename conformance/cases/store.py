@@ -35,6 +35,16 @@ _EXPECT_FIELDS: Final[dict[str, dict[str, tuple[type, ...]]]] = {
         "gin": (bool,),
         "big_gin": (bool,),
     },
+    "score": {"points": (list,), "winner": (str,), "undercut": (bool,), "boxes": (list,),
+              "error": (bool,)},
+    "match": {"over": (bool,), "totals": (list,), "winner": (int,), "shutout": (bool,),
+              "settlement": (int,), "payee": (int,)},
+    "next-dealer": {"next": (int,)},
+    "declaration": {"valid": (bool,), "deadwood": (int,), "code": (str,)},
+    "layoff": {"layable": (list,)},
+    "defence": {"deadwood": (int,), "layoffs": (list,)},
+    "adjudicate": {"outcome": (str,), "deadwood": (dict,), "points": (dict,),
+                   "declaration": (list,), "layoffs": (list,)},
 }
 _EXPECT_REQUIRED: Final[dict[str, tuple[str, ...]]] = {
     "card": (),
@@ -45,6 +55,13 @@ _EXPECT_REQUIRED: Final[dict[str, tuple[str, ...]]] = {
     "arrangement": ("valid",),
     "knock-limit": ("limit",),
     "knock": ("deadwood", "best_discards", "can_knock", "gin"),
+    "score": (),
+    "match": ("over",),
+    "next-dealer": ("next",),
+    "declaration": ("valid",),
+    "layoff": ("layable",),
+    "defence": ("deadwood",),
+    "adjudicate": ("outcome",),
 }
 
 
@@ -116,6 +133,8 @@ def _check_semantics(data: dict[str, JSON], where: str) -> None:
                 raise CaseFormatError(f"{where}: expect/{name}: required for a {what} query")
         if what == "card" and ("canonical" in expect) == ("error" in expect):
             raise CaseFormatError(f"{where}: expect: a card query expects canonical or error")
+        if what == "score" and ("points" in expect) == ("error" in expect):
+            raise CaseFormatError(f"{where}: expect: a score query expects points or error")
         return
     if data["kind"] == "hand" and len(data["deals"]) != 1:
         raise CaseFormatError(f"{where}: deals: a hand case has exactly one deal")

@@ -6,7 +6,9 @@ are the example's, as written in the spec; for deadwood examples the accepted ar
 added from the independent oracle, and the example's own arrangement must be among them.
 
 Examples of kinds that ask nothing of an implementation's interface (the internal card encoding,
-the parameter checks of ``meld-rules``) are listed as not converted, with the reason.
+the parameter checks of ``meld-rules`` and ``ruleset``) are listed as not converted, with the
+reason. The scoring and showdown kinds are converted in
+:mod:`ginspec.conformance.generate.examples_scoring`.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from typing import Any, Final
 from ginspec.conformance import oracle
 from ginspec.conformance.cases import Case
 from ginspec.conformance.generate.common import card_list, oracle_rules, text_cards
+from ginspec.conformance.generate.examples_scoring import CONVERTERS as SCORING_CONVERTERS
 from ginspec.conformance.generate.queries import (
     MAX_LISTED_ARRANGEMENTS,
     OracleDisagreement,
@@ -276,6 +279,7 @@ CONVERTERS: Final[dict[str, Callable[[Example], list[Case]]]] = {
     "melds-count": _melds_count,
     "knock": _knock,
     "knock-limit": _knock_limit,
+    **SCORING_CONVERTERS,
 }
 
 NOT_CONVERTED: Final[dict[str, str]] = {
@@ -283,6 +287,10 @@ NOT_CONVERTED: Final[dict[str, str]] = {
     "interface",
     "action": "the action grammar's canonical spelling is checked through every case's actions",
     "meld-rules": "parameter validation of the meld rules is checked by the reference's own tests",
+    "ruleset": "checks ginspec's own profile catalogue and its refusal of impossible parameter "
+    "combinations; an engine states the profiles and overrides it supports in hello and is never "
+    "sent a combination it did not declare, so there is no question to ask it (the rules these "
+    "examples illustrate are asked through score, match and play cases)",
 }
 
 

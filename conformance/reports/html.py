@@ -22,7 +22,7 @@ CSS = """
 body{font-family:system-ui,sans-serif;margin:2em;color:#222}
 table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:2px 6px;font-size:13px}
 th{background:#f3f3f3;text-align:left}.pass{background:#d9f2d9}.fail{background:#f7c6c6}
-.error{background:#f9e0a8}.skip{background:#eee;color:#777}.xfail{background:#e0e0f5}
+.error{background:#f9e0a8}.skip{background:#eee;color:#777}.declined{background:#eee;color:#555}.xfail{background:#e0e0f5}
 .xpass{background:#f29999}.card{display:inline-block;width:26px;height:36px;border:1px solid #999;
 border-radius:4px;margin:1px;text-align:center;line-height:36px;font-weight:bold;background:#fff}
 .red{color:#c00}.black{color:#111}.failure{border:1px solid #ddd;border-radius:6px;padding:1em;
@@ -135,10 +135,10 @@ def failure_html(o: Outcome) -> str:
 
 
 def _cell(row: dict[str, int]) -> tuple[str, str]:
-    for status in ("xpass", "fail", "error", "xfail", "pass", "skip"):
+    for status in ("xpass", "fail", "error", "xfail", "pass", "declined", "skip"):
         if row.get(status):
-            text = " ".join(f"{row[s]} {s}" for s in ("pass", "fail", "error", "skip", "xfail",
-                                                      "xpass") if row.get(s))
+            text = " ".join(f"{row[s]} {s}" for s in ("pass", "fail", "error", "skip", "declined",
+                                                      "xfail", "xpass") if row.get(s))
             return status, text
     return "skip", "-"
 
@@ -164,6 +164,9 @@ def render(runs: Sequence[tuple[str, RunSummary]]) -> str:
                       + f" — {s.seconds:.2f} s, exit {s.exit_code}</li>")
     failures = [failure_html(o) for _, s in runs for o in s.outcomes
                 if o.status in ("fail", "error", "xpass")]
+    declined = [f"<li><span class=mono>{html.escape(o.case.id)}</span> "
+                f"({html.escape(s.hello.name)}): {html.escape(o.message)}</li>"
+                for _, s in runs for o in s.outcomes if o.status == "declined"]
     return (
         "<!doctype html><html><head><meta charset='utf-8'><title>ginspec conformance report"
         f"</title><style>{CSS}</style></head><body><h1>ginspec conformance report</h1>"
@@ -171,7 +174,9 @@ def render(runs: Sequence[tuple[str, RunSummary]]) -> str:
         f"<ul>{''.join(totals)}</ul><h2>Clauses by implementation</h2>"
         f"<table><tr><th>clause</th>{head}</tr>{''.join(rows)}</table>"
         f"<h2>Failures ({len(failures)})</h2>{''.join(failures) or '<p>None.</p>'}"
-        "</body></html>\n"
+        + (f"<h2>Declined by the adapter ({len(declined)}; not passes)</h2>"
+           f"<ul>{''.join(declined)}</ul>" if declined else "")
+        + "</body></html>\n"
     )
 
 

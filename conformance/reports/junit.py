@@ -32,14 +32,14 @@ def write_junit(path: Path, summary: RunSummary) -> None:
                 tc, "error", message=o.message.splitlines()[0][:500] if o.message else ""
             )
             el.text = o.message
-        elif o.status in ("skip", "xfail"):
+        elif o.status in ("skip", "xfail", "declined"):
             ET.SubElement(tc, "skipped", message=f"{o.status}: {detail}"[:500])
     for kind, suite in suites.items():
         outs = [o for o in summary.outcomes if o.case.kind == kind]
         suite.set("tests", str(len(outs)))
         suite.set("failures", str(sum(o.status in ("fail", "xpass") for o in outs)))
         suite.set("errors", str(sum(o.status == "error" for o in outs)))
-        suite.set("skipped", str(sum(o.status in ("skip", "xfail") for o in outs)))
+        suite.set("skipped", str(sum(o.status in ("skip", "xfail", "declined") for o in outs)))
     ET.indent(root)
     path.write_text(
         ET.tostring(root, encoding="unicode", xml_declaration=True) + "\n", encoding="utf-8"

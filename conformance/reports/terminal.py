@@ -21,7 +21,7 @@ def print_summary(
     )
     rows = per_clause(summary)
     table = Table(title="per clause", show_edge=False)
-    for col in ("clause", "pass", "fail", "error", "skip", "xfail", "xpass"):
+    for col in ("clause", "pass", "fail", "error", "skip", "declined", "xfail", "xpass"):
         table.add_column(col, justify="left" if col == "clause" else "right")
     for clause, row in rows.items():
         if verbose or any(row.get(s) for s in ("fail", "error", "xpass")):
@@ -29,7 +29,7 @@ def print_summary(
                 clause,
                 *(
                     str(row.get(s, 0) or "")
-                    for s in ("pass", "fail", "error", "skip", "xfail", "xpass")
+                    for s in ("pass", "fail", "error", "skip", "declined", "xfail", "xpass")
                 ),
             )
     if table.row_count:
@@ -47,9 +47,15 @@ def print_summary(
             skips[o.message] = skips.get(o.message, 0) + 1
     for reason, n in sorted(skips.items()):
         console.print(f"skipped {n}: {reason}")
+    declined = [o for o in summary.outcomes if o.status == "declined"]
+    for o in declined[:max_failures]:
+        console.print(f"DECLINED {o.case.id}: {o.message}")
+    if len(declined) > max_failures:
+        console.print(f"... and {len(declined) - max_failures} more declined (see --json)")
     c = summary.counts()
     console.print(
         f"{len(summary.outcomes)} cases in {summary.seconds:.2f} s: {c['pass']} passed, "
         f"{c['fail']} failed, {c['error']} adapter errors, {c['skip']} skipped (not passes), "
+        f"{c['declined']} declined by the adapter (not passes), "
         f"{c['xfail']} expected failures, {c['xpass']} unexpected passes"
     )

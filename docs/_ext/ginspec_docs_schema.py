@@ -198,7 +198,10 @@ def protocol_markdown(schema: JSONSchema) -> list[str]:
              "| `cmd` | request fields | reply fields |", "|---|---|---|"]
     for cmd in request["properties"]["cmd"]["enum"]:
         ask = fields_text(branches.get(cmd, {}))
-        answer = fields_text(replies.get(cmd, {}))
+        reply = replies.get(cmd, {})
+        forms = [defs[f["$ref"].rsplit("/", 1)[-1]] if "$ref" in f else f
+                 for f in reply.get("oneOf", [reply])]
+        answer = " — or — ".join(fields_text(f) for f in forms)
         lines.append(f"| `{cmd}` | {cell(ask)} | {cell(answer)} |")
     lines += ["", f"Any reply may instead be an error: {cell(fields_text(defs['error'], ()))}.", "",
               "| name | value |", "|---|---|"]
@@ -212,7 +215,8 @@ def protocol_markdown(schema: JSONSchema) -> list[str]:
 HELLO_MEANING: dict[str, str] = {
     "name": "the engine's name, shown in reports",
     "version": "the engine's version, shown in reports",
-    "protocol": "the protocol version the adapter speaks; the runner refuses any other",
+    "protocol": "the protocol version the adapter speaks; the runner refuses one it does not "
+    "accept (ACCEPTED_PROTOCOLS)",
     "language": "the language the engine is written in (informative)",
     "profiles": "the profiles it plays; cases of other profiles are skipped",
     "capabilities": "what it can do (table below); cases needing more are skipped",
@@ -264,10 +268,24 @@ def session_requests() -> list[dict[str, Any]]:
         {"what": "arrangement", "cards": cards, "melds": [["5C", "6C", "7C"], ["5D", "6D", "7D"]]},
         {"what": "knock", "cards": eleven},
         {"what": "knock-limit", "upcard": "3H"},
+        {"what": "score", "outcome": "knock", "knocker_deadwood": 8, "defender_deadwood": 10},
+        {"what": "match", "hands": [[0, "knock", 3, 30], [1, "gin", 0, 40], ["void"]]},
+        {"what": "next-dealer", "dealer": 0, "hand": [1, "knock", 2, 9]},
+        {"what": "declaration", "cards": ["2S", "3S", "4S", "9H", "9D", "9C", "JH", "QH", "KH",
+                                          "AD"], "melds": [["9C", "9D", "9H"]]},
+        {"what": "layoff", "table": [["5S", "6S", "7S"]], "laid": ["8S to 5S"],
+         "cards": ["4S", "9S"]},
+        {"what": "defence", "knocker_melds": [["7C", "7D", "7H", "7S"], ["8C", "9C", "TC"]],
+         "cards": ["6C", "5C", "JC", "QC", "KS", "KH", "KD", "4D", "9H", "2H"]},
+        {"what": "adjudicate", "knocker": ["9S", "9H", "9D", "2C", "3C", "4C", "JH", "QH", "KH",
+                                           "7D"],
+         "defender": ["9C", "5S", "4D", "5H", "6H", "7H", "8H", "TS", "JS", "QS"]},
     ]
+    profiles = {"knock-limit": "oklahoma", "score": "pagat", "match": "pagat",
+                "next-dealer": "pagat", "adjudicate": "pagat"}
     out: list[dict[str, Any]] = [{"cmd": "hello", "protocol": PROTOCOL_VERSION}]
     for q in queries:
-        profile = "oklahoma" if q["what"] == "knock-limit" else None
+        profile = profiles.get(q["what"])
         out.append({"cmd": "query", **q, "profile": profile, "overrides": {}})
     table = [["7H", "8H", "9H", "KC", "KD", "KS", "2C"], ["6H", "4C", "4D", "4S", "TS", "JD", "2D"],
              ["5H", "3S", "3D", "3H", "QS", "QH", "AC"]]
