@@ -143,7 +143,8 @@ def _check_ruling(
         if dead is None:
             return None
         return _check_layoffs(expect["layoffs"], answer.get("layoffs"), melds, query["defender"],
-                              int(dead), profile, overrides, expect["outcome"] == "gin")
+                              int(dead), profile, overrides,
+                              expect["outcome"] in ("gin", "big_gin", "gin_cancelled"))
     return None
 
 
