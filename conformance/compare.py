@@ -114,7 +114,8 @@ def check_query(
         bad = _same("over", expect["over"], answer)
         if bad or not expect["over"]:
             return bad
-        return _same_fields(("totals", "winner", "shutout", "settlement", "payee"), expect, answer)
+        return _same_fields(("hands", "totals", "winner", "shutout", "settlement", "payee"),
+                            expect, answer)
     if what == "next-dealer":
         return _same("next", expect["next"], answer)
     if what == "knock-limit":

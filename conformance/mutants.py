@@ -565,6 +565,130 @@ class HollywoodEveryWinInAllGames(Mutant):
         return {"games": games, "over": all(max(g) >= target for g in games)}
 
 
+class NextDealerWrong(ParameterMutant):
+    """The winner of a hand deals the next one where the loser should, and the other way round."""
+
+    breaks = "MATCH.NEXT-DEALER"
+    name = "next_dealer"
+
+    def wrong(self, right: Any) -> Any:
+        return "winner" if right != "winner" else "loser"
+
+
+class BoxesTowardTargetFlipped(ParameterMutant):
+    """Box points count toward the target where they should not (and the other way round)."""
+
+    breaks = "MATCH.BOX-TARGET"
+    name = "boxes_count_toward_target"
+
+    def _mutate(self, profile: str | None, overrides: Mapping[str, Any]) -> dict[str, Any]:
+        values = dict(ruleset(profile or "pagat", dict(overrides)))
+        if not values["box_bonus"]:  # no box points: nothing to count (and the flip is invalid)
+            return dict(overrides)
+        return {**overrides, self.name: not values[self.name]}
+
+
+class ExtraBoxesIgnored(ParameterMutant):
+    """Never gives the extra boxes for an undercut or gin."""
+
+    breaks = "MATCH.EXTRA-BOXES"
+    name = "extra_boxes"
+
+    def wrong(self, right: Any) -> Any:
+        return False
+
+
+class OklahomaPlayedTo100(ParameterMutant):
+    """Plays Oklahoma to the ordinary target of 100."""
+
+    breaks = "OKLAHOMA.TARGET"
+    name = "game_target"
+
+    def _mutate(self, profile: str | None, overrides: Mapping[str, Any]) -> dict[str, Any]:
+        values = dict(ruleset(profile or "pagat", dict(overrides)))
+        return {**overrides, "game_target": 100} if values["oklahoma"] else dict(overrides)
+
+
+class LayoffsAgainstGinFlipped(ParameterMutant):
+    """Lets the defender lay off against gin where he may not (and forbids it where he may)."""
+
+    breaks = "LAYOFF.AFTER-GIN"
+    name = "layoff_after_gin"
+
+    def wrong(self, right: Any) -> Any:
+        return "allowed" if right == "forbidden" else "forbidden"
+
+
+class LayoffFitIgnoresMeldRules(Mutant):
+    """Decides whether a card fits a meld on the table with the standard meld rules, ignoring
+    the ruleset's ace-high and wraparound runs."""
+
+    breaks = "LAYOFF.FIT"
+
+    def query(self, what: str, args: Mapping[str, Any], profile: str | None,
+              overrides: Mapping[str, Any]) -> JSONObject:
+        if what == "layoff":
+            overrides = {k: v for k, v in overrides.items()
+                         if k not in ("ace_high_runs", "wraparound_runs")}
+        return super().query(what, args, profile, overrides)
+
+
+class CompareBeforeLayoffs(Mutant):
+    """Decides a knock (and scores it) on the defender's deadwood before his layoffs."""
+
+    breaks = "SHOWDOWN.COMPARE"
+
+    def query(self, what: str, args: Mapping[str, Any], profile: str | None,
+              overrides: Mapping[str, Any]) -> JSONObject:
+        answer = super().query(what, args, profile, overrides)
+        if what != "adjudicate" or answer["outcome"] not in ("knock", "undercut", "tie") \
+                or not answer.get("layoffs"):
+            return answer
+        from ginspec.reference.adjudicate import outcome_of
+        from ginspec.reference.scoring import score_hand
+
+        rules = ruleset(profile or "pagat", dict(overrides))
+        laid = sum(card_value(parse_card(t)) for t in answer["layoffs"])
+        knocker, defender = answer["deadwood"]["knocker"], answer["deadwood"]["defender"] + laid
+        outcome = outcome_of("knock", knocker, defender, str(rules["undercut_on_tie"]))
+        hand = score_hand("knock", knocker, defender, rules)
+        return {**answer, "outcome": outcome,
+                "points": {"knocker": hand.knocker, "defender": hand.defender}}
+
+
+class DeclaresAnyOptimalArrangement(Mutant):
+    """The knocker declares the first least-deadwood arrangement of his hand, never weighing
+    what the defender could lay off on it (nor melding less to stop layoffs)."""
+
+    breaks = "SHOWDOWN.BEST-PLAY"
+
+    def query(self, what: str, args: Mapping[str, Any], profile: str | None,
+              overrides: Mapping[str, Any]) -> JSONObject:
+        if what == "adjudicate" and "knocker_melds" not in args and len(args["knocker"]) == 10:
+            from ginspec.reference.melds import optimal_arrangements
+
+            best = optimal_arrangements(parse_cards(args["knocker"]), limit=1)[0]
+            melds = [[card_str(c) for c in m.cards] for m in best.melds]
+            return super().query(what, {**args, "knocker_melds": melds}, profile, overrides)
+        return super().query(what, args, profile, overrides)
+
+
+class VoidHandRestartsTheGame(Mutant):
+    """Starts the running scores again from zero after a void hand, where a void hand should
+    change nothing."""
+
+    breaks = "MATCH.CUMULATIVE"
+
+    def query(self, what: str, args: Mapping[str, Any], profile: str | None,
+              overrides: Mapping[str, Any]) -> JSONObject:
+        if what == "match" and ["void"] in list(args["hands"]):
+            hands = list(args["hands"])
+            last_void = max(i for i, h in enumerate(hands) if list(h) == ["void"])
+            return super().query(what, {**args, "hands": hands[last_void + 1:]}, profile,
+                                 overrides)
+        return super().query(what, args, profile, overrides)
+
+
 MUTANTS: dict[type[Mutant], str] = {
     cls: cls.breaks for cls in (
         TiesNotUndercut, DiscardRestrictionOff, ChainedLayoffsWrong, GinBonusWrong,
@@ -576,6 +700,9 @@ MUTANTS: dict[type[Mutant], str] = {
         ElevenCardStartIgnored, ElevenOpeningNoKnock, KnockCardFaceUp,
         TableLayoffOntoLaidOffCards, TableUndercutPenaltyNotCharged, TableTieUndercuts, DealInBlocks,
         PartnerNettingSummed, HollywoodEveryWinInAllGames,
+        NextDealerWrong, BoxesTowardTargetFlipped, ExtraBoxesIgnored, OklahomaPlayedTo100,
+        LayoffsAgainstGinFlipped, LayoffFitIgnoresMeldRules, CompareBeforeLayoffs,
+        DeclaresAnyOptimalArrangement, VoidHandRestartsTheGame,
     )
 }
 """Every mutant and the clause it breaks."""

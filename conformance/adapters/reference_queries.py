@@ -94,16 +94,19 @@ def score(args: Mapping[str, Any], profile: str | None, overrides: Mapping[str, 
 def match(args: Mapping[str, Any], profile: str | None, overrides: Mapping[str, Any]) -> JSONObject:
     rules = _ruleset(profile, overrides)
     tally = MatchTally()
-    for number, item in enumerate(args["hands"]):
+    played = 0
+    for item in args["hands"]:
         if tally.winner(rules) is not None:
-            raise GinspecError(f"hands/{number}: the game was over before this hand")
+            break  # the game is over: later hands are not part of it
         knocker, hand = _hand(rules, item, _upcard(args))
         tally = tally.after_hand(knocker, hand)
+        played += 1
     if tally.winner(rules) is None:
         return {"over": False}
     result = final_scores(rules, tally)
     return {
         "over": True,
+        "hands": played,
         "totals": list(result.totals),
         "winner": result.winner,
         "shutout": result.shutout,

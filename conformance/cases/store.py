@@ -37,7 +37,7 @@ _EXPECT_FIELDS: Final[dict[str, dict[str, tuple[type, ...]]]] = {
     },
     "score": {"points": (list,), "winner": (str,), "undercut": (bool,), "boxes": (list,),
               "error": (bool,)},
-    "match": {"over": (bool,), "totals": (list,), "winner": (int,), "shutout": (bool,),
+    "match": {"over": (bool,), "hands": (int,), "totals": (list,), "winner": (int,), "shutout": (bool,),
               "settlement": (int,), "payee": (int,)},
     "next-dealer": {"next": (int,)},
     "declaration": {"valid": (bool,), "deadwood": (int,), "code": (str,)},

@@ -76,8 +76,10 @@ def _match(ex: Example) -> list[Case]:
     if d.get("over") is False:
         expect: dict[str, Any] = {"over": False}
     else:
-        expect = {"over": True, **{k: d[k] for k in ("totals", "winner", "shutout", "settlement",
-                                                    "payee") if k in d}}
+        # The spec's check makes sure the game ends with the example's last hand, not before.
+        expect = {"over": True, "hands": len(d["hands"])}
+        expect.update({k: d[k] for k in ("totals", "winner", "shutout", "settlement", "payee")
+                       if k in d})
     text = f"the match totals after {len(d['hands'])} hands under {d['profile']}"
     return [Case.make(**_base(ex, "match", text), query=query, expect=expect)]
 
