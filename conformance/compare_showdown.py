@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ginspec.conformance.compare import Mismatch, _canonical_cards, _same
+from ginspec.conformance.compare import Mismatch, _arrangement_key, _canonical_cards, _same
 from ginspec.spec.cards import parse_card
 
 
@@ -93,18 +93,6 @@ def _check_layoffs(
     return None
 
 
-def _melds_key(melds: Any) -> list[list[str]] | None:
-    if not isinstance(melds, list):
-        return None
-    out = []
-    for m in melds:
-        cards = _canonical_cards(m)
-        if cards is None:
-            return None
-        out.append(cards)
-    return sorted(out)
-
-
 def _check_ruling(
     query: Mapping[str, Any], expect: Mapping[str, Any], profile: str | None,
     overrides: Mapping[str, Any], answer: Mapping[str, Any],
@@ -116,8 +104,8 @@ def _check_ruling(
                 return bad
     declared = query.get("knocker_melds")
     if "declaration" in expect:
-        got = _melds_key(answer.get("declaration"))
-        want = _melds_key(list(expect["declaration"]))
+        got = _arrangement_key(answer.get("declaration"))
+        want = _arrangement_key(list(expect["declaration"]))
         if got is None:
             return Mismatch("declaration", want, answer.get("declaration"), "lists of card tokens")
         if got != want:
@@ -131,7 +119,7 @@ def _check_ruling(
 
         melds = declared
         if melds is None:  # the example names no declaration: use the answer's, else best play's
-            melds = _melds_key(answer.get("declaration"))
+            melds = _arrangement_key(answer.get("declaration"))
         if melds is None:
             ruling = adjudicate([parse_card(t) for t in query["knocker"]],
                                 [parse_card(t) for t in query["defender"]],
