@@ -266,3 +266,22 @@ def test_known_defect_knock_query_shows_the_eleven_card_overcount(os_driver: Pee
     answer = os_driver.query("knock", {"cards": tokens("5C 3D 4D 5D 6D 4H 5H 6H 2S 3S 6S")}, {})
     assert answer["deadwood"] == 12 and answer["can_knock"] is False
     assert answer["best_discards"] == ["6S"]  # its 10-card count after 6S is right: 10
+
+
+def test_layoff_query_through_all_layoffs(os_driver: PeerDriver) -> None:
+    """LAYOFF.RUN, LAYOFF.SET, LAYOFF.CHAIN (unlimited): 4S and 8S extend 5S 6S 7S, 8C completes
+    8S 8H 8D; after 8S is laid off, 9S fits too. Questions AllLayoffs cannot express are
+    declined, never answered by the adapter itself."""
+    from ginspec.conformance.peers.model import QueryUnsupported
+
+    q = os_driver.query
+    table = [["5S", "6S", "7S"], ["8D", "8H", "8S"]]
+    offered = ["4S", "9S", "8C", "5H"]
+    assert q("layoff", {"table": table, "cards": offered}, {}) == {"layable": ["4S", "8C"]}
+    assert q("layoff", {"table": [["5S", "6S", "7S"]], "laid": ["8S to 5S"],
+                        "cards": ["9S", "4S"]}, {}) == {"layable": ["9S", "4S"]}
+    for args in ({"side": "knocker"}, {"gin": True}):
+        with pytest.raises(QueryUnsupported):
+            q("layoff", {"table": table, "cards": offered, **args}, {})
+    with pytest.raises(QueryUnsupported):  # 11 cards: MinDeadwood answers after a discard
+        q("deadwood", {"cards": tokens("5C 3D 4D 5D 6D 4H 5H 6H 2S 3S 6S")}, {})

@@ -79,8 +79,15 @@ class PeerAdapter(Adapter):
     def query(
         self, what: str, args: Mapping[str, Any], profile: str | None, overrides: Mapping[str, Any]
     ) -> JSONObject:
+        from ginspec.conformance.adapters.base import Unsupported
+
+        from .model import QueryUnsupported
+
         params = dict(ruleset(profile, dict(overrides))) if profile else dict(overrides)
-        return self.driver.query(what, args, params)
+        try:
+            return self.driver.query(what, args, params)
+        except QueryUnsupported as exc:  # the peer's function cannot ask this one question
+            raise Unsupported(str(exc)) from None
 
     def new_hand(self, profile: str, overrides: Mapping[str, Any], deal: Mapping[str, Any]) -> None:
         params = ruleset(profile, dict(overrides))

@@ -78,6 +78,12 @@ TUNABLE: Final[Mapping[str, str]] = {
 """Our parameter -> OpenSpiel game parameter."""
 
 
+MIN_DEADWOOD_MAX_CARDS: Final = 10
+"""OpenSpiel's MinDeadwood answers the deadwood question for at most 10 cards: for 11 it gives the
+deadwood left after a discard (another question, used by its knock test) and above that it
+enumerates every meld group. Larger deadwood questions are declined (protocol 2)."""
+
+
 def to_os(card: Card) -> int:
     """Our card number -> OpenSpiel's (suits s c d h, ranks ace low)."""
     return ((card // 13 + 1) % 4) * 13 + card % 13
@@ -156,16 +162,19 @@ class OpenSpielDriver(PeerDriver):
             version=version,
             capabilities=frozenset({"hand", "legal-actions", "melding.explicit",
                                     "layoff.explicit", "query.meld", "query.knock",
-                                    "query.melds-count", "query.knock-limit"}),
+                                    "query.melds-count", "query.knock-limit",
+                                    "query.layoff", "query.deadwood"}),
             limitations=(
                 "single hands only: no match scoring",
                 "no rejection codes: an illegal action is refused as 'not among OpenSpiel's "
                 "legal actions'",
                 "layoffs name no target meld; the driver names the knocker's meld the card fits",
                 "melds of more than five cards are laid as several runs",
-                "deadwood queries: OpenSpiel's MinDeadwood is meant for 10 and 11 cards and "
-                "enumerates every meld group (a 52-card hand exhausts memory); not declared "
-                "until an adapter may decline a case",
+                "deadwood queries: MinDeadwood answers for at most 10 cards (for 11 it gives "
+                "the deadwood after a discard; above that it enumerates every meld group): "
+                "larger hands are declined",
+                "layoff queries: AllLayoffs is the defender's layoffs after a knock; knocker "
+                "and after-gin layoffs are declined",
             ),
         )
         self._state: Any = None
@@ -388,6 +397,8 @@ class OpenSpielDriver(PeerDriver):
         if what == "knock-limit":
             upcard = parse_cards([str(args["upcard"])])[0]
             return {"limit": self._oklahoma_limit(upcard, params)}
+        if what == "layoff":
+            return self._layoffs(args, params)
         raw = args.get("cards", [])
         assert isinstance(raw, list)
         cards = [to_os(c) for c in parse_cards([str(t) for t in raw], distinct=what != "meld")]
@@ -398,6 +409,9 @@ class OpenSpielDriver(PeerDriver):
         if what == "melds-count":
             return {"count": len(u.all_melds(cards))}
         if what == "deadwood":
+            if len(cards) > MIN_DEADWOOD_MAX_CARDS:
+                raise QueryUnsupported(f"MinDeadwood answers the deadwood of at most 10 cards, "
+                                       f"not {len(cards)}")
             return {"deadwood": int(u.min_deadwood(cards))}
         if what == "knock":
             limit = int(params.get("knock_limit", 10))
@@ -410,6 +424,30 @@ class OpenSpielDriver(PeerDriver):
                     "big_gin": False,
                     "best_discards": [card_str(from_os(c)) for c in cards if after[c] == best]}
         raise QueryUnsupported(f"OpenSpiel answers no {what!r} query")
+
+    def _layoffs(self, args: Mapping[str, object], params: Params) -> dict[str, object]:
+        """``layoff``: AllLayoffs(knocker's melds, cards laid off before), which OpenSpiel's
+        layoff phase uses for the defender after a knock. A question it cannot express (the
+        knocker laying off, layoffs against gin, original-melds-only chains, a meld of more
+        than five cards) is declined."""
+        if args.get("side", "defender") != "defender" or args.get("gin"):
+            raise QueryUnsupported("AllLayoffs is the defender's layoffs after a knock: no "
+                                   "knocker or after-gin layoffs")
+        if params.get("layoff_chain", "unlimited") != "unlimited":
+            raise QueryUnsupported("OpenSpiel always lets laid-off cards be built on")
+        table = args["table"]
+        assert isinstance(table, list)
+        melds = [self._id_of.get(frozenset(parse_cards([str(t) for t in m]))) for m in table]
+        if None in melds:
+            raise QueryUnsupported("OpenSpiel's melds have 3 to 5 cards")
+        laid = args.get("laid", [])
+        assert isinstance(laid, list)
+        before = [to_os(parse_cards([str(x).split()[0]])[0]) for x in laid]
+        fits = set(self._utils.all_layoffs(melds, before))
+        offered = args["cards"]
+        assert isinstance(offered, list)
+        return {"layable": [str(t) for t in offered
+                            if to_os(parse_cards([str(t)])[0]) in fits]}
 
     def _oklahoma_limit(self, upcard: Card, params: Params) -> int:
         game = self._pyspiel.load_game("gin_rummy", {"oklahoma": True})
