@@ -96,7 +96,7 @@ class RLCardDriver(PeerDriver):
         self.info = PeerInfo(
             name="rlcard",
             version=dist_version("rlcard"),
-            capabilities=frozenset({"hand", "legal-actions", "query.knock"}),
+            capabilities=frozenset({"hand", "legal-actions", "query.knock", "query.deadwood"}),
             limitations=(
                 "single hands only: no match scoring",
                 "no points: payoffs are training rewards (gin 1, knock 0.2, else -deadwood/100)",
@@ -107,8 +107,8 @@ class RLCardDriver(PeerDriver):
                 "models the cap",
                 "no rejection codes: an illegal action is refused as 'not among RLCard's "
                 "legal actions'",
-                "deadwood queries: RLCard counts deadwood of 10-card hands only; not declared "
-                "until an adapter may decline a case",
+                "deadwood queries: RLCard counts deadwood of 10-card hands only; other hands "
+                "are declined",
             ),
         )
         self._game: Any = None
