@@ -286,6 +286,10 @@ NOT_CONVERTED: Final[dict[str, str]] = {
     "cards": "lists of cards and the internal 52-bit encoding are not part of the adapter "
     "interface",
     "action": "the action grammar's canonical spelling is checked through every case's actions",
+    "deal": "the deal is checked through every hand case, whose deals follow DEAL.DECK-ORDER and "
+    "whose observations (hand sizes, upcard, stock size) the runner compares; what these examples "
+    "add is the refusal of a deck that is not the 52 cards once each, which the protocol cannot "
+    "send (a deal is 52 distinct cards by its schema)",
     "meld-rules": "parameter validation of the meld rules is checked by the reference's own tests",
     "ruleset": "checks ginspec's own profile catalogue and its refusal of impossible parameter "
     "combinations; an engine states the profiles and overrides it supports in hello and is never "
