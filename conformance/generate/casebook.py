@@ -13,7 +13,8 @@ Every expectation of a game-script ruling becomes a hand case too: its deal, the
 player to act, legal and illegal actions), then the disputed action, accepted or refused with its
 code and clause, and the hand's result when the hand is over. A table ruling becomes a
 ``table-hand`` case, and a Hollywood, partnership or three-player ruling a system query case
-(``generate.systems.system_case``) whose expected answer is the file's declared fields.
+(``generate.systems.system_case``) whose expected answer is the file's declared fields; a
+match ruling becomes ``match`` and ``next-dealer`` query cases the same way.
 """
 
 from __future__ import annotations
@@ -271,6 +272,50 @@ def _agree(case: ScoreRuling, exp: ScoreExpectation) -> None:
         raise AssertionError(f"{case.id} {exp.label}: {'; '.join(finding.mismatches)}")
 
 
+def _match_cases(case: ScoreRuling) -> list[Case]:
+    """A match ruling as query cases: a ``match`` query for each expectation that asks about the
+    end of the game (its declared fields are the expected answer), and a ``next-dealer`` query
+    for each hand of an expectation that lists the dealers."""
+    out: list[Case] = []
+    hands = [list(e) for e in case.entries]
+    for number, exp in enumerate(case.expectations, 1):
+        _agree(case, exp)
+        want = exp.expected
+        base: dict[str, Any] = {
+            "kind": "query",
+            "origin": "casebook",
+            "profile": exp.profile,
+            "overrides": dict(exp.overrides),
+            "clauses": known(case.clauses),
+            "source": _source(case, number),
+        }
+        end = {k: want[k] for k in ("totals", "winner", "shutout", "settlement", "payee") if k in want}
+        if "over" in want or end:
+            over = bool(want.get("over", True))
+            expect: dict[str, Any] = {"over": True, "hands": len(hands), **end} if over else {"over": False}
+            decides = ["MATCH.TARGET", *(["MATCH.GAME-BONUS", "MATCH.BOX"] if "totals" in end else [])]
+            if "shutout" in end or ("totals" in end and want.get("shutout") is not False):
+                decides += ["MATCH.SHUTOUT", "MATCH.SHUTOUT-TEST"]
+            if {"settlement", "payee"} & set(end):
+                decides.append("MATCH.SETTLEMENT")
+            out.append(Case.make(
+                id=f"casebook.{case.id.lower()}.{number}",
+                description=f"casebook {case.id} ({case.title}) under {exp.label}: the game after "
+                f"{len(hands)} hands",
+                decides=known(decides), requires=["query.match"],
+                query={"what": "match", "hands": hands}, expect=expect, **base))
+        dealers: list[int] = list(want.get("dealers") or [])
+        for i, hand in enumerate(hands if dealers else []):
+            out.append(Case.make(
+                id=f"casebook.{case.id.lower()}.{number}.dealer{i + 1}",
+                description=f"casebook {case.id} ({case.title}) under {exp.label}: who deals after hand {i + 1}",
+                decides=known(["MATCH.NEXT-DEALER", *(["WALL.REDEAL"] if hand == ["void"] else [])]),
+                requires=["query.next-dealer"],
+                query={"what": "next-dealer", "dealer": dealers[i], "hand": hand},
+                expect={"next": dealers[i + 1]}, **base))
+    return out
+
+
 SYSTEM_QUERY: Final = {"hollywood": "hollywood", "partnership": "partnership", "three-player": "three-rotation"}
 """The protocol's system query for each score-sheet ruling kind of chapter 14."""
 
@@ -303,15 +348,6 @@ def _system_cases(case: ScoreRuling) -> list[Case]:
     return out
 
 
-NOT_YET_CASES = (
-    "the conformance protocol has no case for {what} yet; the ruling is checked by "
-    "'ginspec ruling check' and tests/test_rulings.py"
-)
-WHAT = {
-    "match": "a match score sheet",
-}
-
-
 def casebook_cases() -> tuple[list[Case], list[dict[str, str]]]:
     """One case per casebook expectation, and a note for each that no deal can reach."""
     cases: list[Case] = []
@@ -328,17 +364,14 @@ def casebook_cases() -> tuple[list[Case], list[dict[str, str]]]:
                 except NotPlayable as why:
                     notes.append({"example": f"{case.id} #{n}", "kind": "casebook", "reason": str(why)})
             continue
-        if isinstance(case, ScoreRuling) and case.kind in SYSTEM_QUERY:
+        if isinstance(case, ScoreRuling) and case.kind == "match":
+            cases.extend(_match_cases(case))
+            continue
+        if isinstance(case, ScoreRuling):
             try:
                 cases.extend(_system_cases(case))
             except NotPlayable as why:
                 notes.append({"example": case.id, "kind": "casebook", "reason": str(why)})
-            continue
-        if not isinstance(case, RulingCase):
-            notes.extend(
-                {"example": f"{case.id} #{n}", "kind": "casebook", "reason": NOT_YET_CASES.format(what=WHAT[case.kind])}
-                for n in range(1, len(case.expectations) + 1)
-            )
             continue
         for number, exp in enumerate(case.expectations, 1):
             case_id = f"casebook.{case.id.lower()}.{number}"
