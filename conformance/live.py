@@ -15,7 +15,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
-from ginspec.conformance.adapters.base import Adapter, AdapterError, AdapterFault, Hello
+from ginspec.conformance.adapters.base import (
+    Adapter,
+    AdapterError,
+    AdapterFault,
+    Hello,
+    Unsupported,
+)
 from ginspec.conformance.adapters.reference_game import (
     hand_result,
     legal_texts,
@@ -33,8 +39,9 @@ from ginspec.conformance.generate.playouts import (
 from ginspec.reference.game import HandState, deal_from_seed, rules_for_profile
 from ginspec.spec.clauses import registry
 from ginspec.spec.profiles import profiles
-from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import HealthCheck, Phase, given, reject, settings
 from hypothesis import strategies as st
+from hypothesis.errors import Unsatisfiable
 
 MAX_MOVES = 300
 COMPARED = ("phase", "to_act", "hand_sizes", "discard_top", "stock_size")
@@ -67,6 +74,7 @@ def run_live(adapter: Adapter, hello: Hello, profile: str, seed: int, hands: int
     legal_cap = "legal-actions" in hello.capabilities
     codes = "rejection-codes" in hello.capabilities
     last = Trace()
+    declined = 0
 
     @settings(max_examples=hands, database=None, deadline=None, derandomize=False, report_multiple_bugs=False,
               suppress_health_check=list(HealthCheck),
@@ -78,7 +86,12 @@ def run_live(adapter: Adapter, hello: Hello, profile: str, seed: int, hands: int
         state = HandState.new(deal, rules)
         trace = Trace(seed=deal_seed, deal=deal_json(state))
         last = trace
-        adapter.new_hand(profile, {}, trace.deal)
+        try:
+            adapter.new_hand(profile, {}, trace.deal)
+        except Unsupported:  # the adapter declines this deal (protocol 2): play another one
+            nonlocal declined
+            declined += 1
+            reject()
         _compare(trace, state, adapter, legal_cap)
         for _ in range(MAX_MOVES):
             if state.is_over:
@@ -125,7 +138,16 @@ def run_live(adapter: Adapter, hello: Hello, profile: str, seed: int, hands: int
     except AdapterFault as fault:
         print(f"adapter error: {fault.kind}: {fault}", file=stdout)
         return 2
-    print(f"no divergence in {hands} hand(s) of {profile} from seed {seed}", file=stdout)
+    except Unsupported as exc:
+        print(f"adapter error: protocol: declined after new_hand (only the opening request may "
+              f"decline): {exc}", file=stdout)
+        return 2
+    except Unsatisfiable:
+        print(f"the adapter declined every deal of {profile} from seed {seed}: nothing compared",
+              file=stdout)
+        return 2
+    played = f" ({declined} deal(s) declined by the adapter and replaced)" if declined else ""
+    print(f"no divergence in {hands} hand(s) of {profile} from seed {seed}{played}", file=stdout)
     return 0
 
 

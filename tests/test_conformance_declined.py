@@ -108,3 +108,12 @@ def test_pytest_plugin_skips_a_declined_case(tmp_path: Path) -> None:
     assert proc.returncode == 0, proc.stdout[-2000:]
     assert "declined by the adapter: this engine has no seven of clubs" in proc.stdout
     assert " passed" not in proc.stdout
+
+
+def test_live_mode_plays_other_deals_when_one_is_declined(capsys: pytest.CaptureFixture[str],
+                                                         tmp_path: Path) -> None:
+    code = main(["conform", "--live", "--adapter", "python:declining:DealerZeroOnly",
+                 "--profile", "pagat", "--seed", "2", "--hands", "4", "--out", str(tmp_path)])
+    out = capsys.readouterr().out
+    assert code == 0, out
+    assert "no divergence in 4 hand(s) of pagat" in out and "declined by the adapter" in out

@@ -25,3 +25,12 @@ class SevensShy(ReferenceAdapter):
 class DeclinesMidHand(ReferenceAdapter):
     def apply(self, player: int | str, action: str) -> Verdict:
         raise Unsupported("changed its mind")
+
+
+class DealerZeroOnly(ReferenceAdapter):
+    """Declines every hand dealt by player 1 (live mode must play other deals instead)."""
+
+    def new_hand(self, profile: str, overrides: Mapping[str, Any], deal: Mapping[str, Any]) -> None:
+        if deal["dealer"] == 1:
+            raise Unsupported("this engine always deals from seat 0")
+        super().new_hand(profile, overrides, deal)
