@@ -262,6 +262,33 @@ class TwoCardMelds(Mutant):
         return super().query(what, args, profile, overrides)
 
 
+class MeldsCountLargestOnly(Mutant):
+    """Counts only the melds no larger meld of the hand contains (a set of four as one meld)."""
+
+    breaks = "MELD.COUNT"
+
+    def query(self, what: str, args: Mapping[str, Any], profile: str | None,
+              overrides: Mapping[str, Any]) -> JSONObject:
+        if what == "melds-count":
+            from ginspec.reference.melds import all_melds
+
+            melds = [frozenset(m.cards) for m in all_melds(parse_cards(args["cards"]))]
+            return {"count": sum(1 for m in melds if not any(m < other for other in melds))}
+        return super().query(what, args, profile, overrides)
+
+
+class OneArrangementOnly(Mutant):
+    """Reports one optimal arrangement, never the others (DEADWOOD.ARRANGEMENTS asks for all)."""
+
+    breaks = "DEADWOOD.ARRANGEMENTS"
+
+    def query(self, what: str, args: Mapping[str, Any], profile: str | None,
+              overrides: Mapping[str, Any]) -> JSONObject:
+        if what == "arrangements":
+            return {"count": 1}
+        return super().query(what, args, profile, overrides)
+
+
 class FaceCardsAtRank(Mutant):
     """Counts J, Q, K as 11, 12, 13 in deadwood."""
 
@@ -695,7 +722,7 @@ MUTANTS: dict[type[Mutant], str] = {
         UndercutBonusWrong, AceHighRunsAllowed, WallWrong, KnockLimitOffByOne,
         KnockerMayLayOffFlipped, GameBonusWrong, BoxBonusWrong, EligibilityOnElevenCards,
         FirstTurnOrderWrong, LayoffOntoDeadwood, WrapAroundRuns, TwoCardMelds, FaceCardsAtRank,
-        AceIsOne, WrongRejectionCode, MinDeadwoodGreedy, GinCompulsoryIgnored,
+        AceIsOne, WrongRejectionCode, MinDeadwoodGreedy, MeldsCountLargestOnly, OneArrangementOnly, GinCompulsoryIgnored,
         GinAlwaysCompulsory, StraightGinAllowsKnock, ReshuffleVoids, RedealDealerFlipped,
         ElevenCardStartIgnored, ElevenOpeningNoKnock, KnockCardFaceUp,
         TableLayoffOntoLaidOffCards, TableUndercutPenaltyNotCharged, TableTieUndercuts, DealInBlocks,

@@ -25,6 +25,8 @@ from ginspec.conformance.generate.queries import (
     MAX_LISTED_ARRANGEMENTS,
     OracleDisagreement,
     arrangement_key,
+    arrangements_decides,
+    melds_count_decides,
 )
 from ginspec.spec.cards import card_str, parse_card
 from ginspec.spec.clauses import Example, registry
@@ -72,13 +74,10 @@ def _card(ex: Example) -> list[Case]:
     expect: dict[str, Any] = (
         {"error": True} if d.get("error") else {"canonical": str(d["canonical"])}
     )
-    return [
-        Case.make(
-            **_base(ex, "card", f"the card token {token!r}", violated="error" in expect),
-            query={"what": "card", "token": token},
-            expect=expect,
-        )
-    ]
+    base = _base(ex, "card", f"the card token {token!r}", violated="error" in expect)
+    if ex.clause == "CARD.ENCODING":  # untestable through the protocol: only the token is asked
+        base["clauses"] = ["CARD.NOTATION"]
+    return [Case.make(**base, query={"what": "card", "token": token}, expect=expect)]
 
 
 def _meld(ex: Example) -> list[Case]:
@@ -125,11 +124,13 @@ def _deadwood(ex: Example) -> list[Case]:
             violated=False,
         )
         base["id"] += ".arrangements"
+        count = int(d["arrangements"])
         cases.append(
             Case.make(
                 **base,
                 query={"what": "arrangements", "cards": hand},
-                expect={"count": int(d["arrangements"])},
+                expect={"count": count},
+                decides=arrangements_decides(count),
             )
         )
     return cases
@@ -165,6 +166,7 @@ def _melds_count(ex: Example) -> list[Case]:
             **_base(ex, "melds-count", f"number of melds in {len(cards)} cards", violated=False),
             query={"what": "melds-count", "cards": text_cards(cards)},
             expect={"count": int(d["count"])},
+            decides=melds_count_decides(cards),
         )
     ]
 

@@ -9,7 +9,7 @@ by the independent oracle (:mod:`ginspec.conformance.oracle`) — and a disagree
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, Final
 
 from ginspec.conformance import oracle
@@ -128,6 +128,7 @@ def deadwood_cases(
             kind="query",
             description=f"number of optimal arrangements of {' '.join(hand)}",
             clauses=["DEADWOOD.ARRANGEMENTS"],
+            decides=arrangements_decides(len(orc_keys)),
             requires=["query.arrangements"],
             query={"what": "arrangements", "cards": hand},
             expect={"count": len(orc_keys)},
@@ -151,6 +152,30 @@ def _decisive_meld_clauses(cards: list[Card], params: Mapping[str, Any]) -> list
     return sorted(found)
 
 
+def arrangements_decides(count: int) -> list[str]:
+    """DEADWOOD.ARRANGEMENTS decides a count of optimal arrangements when there are several: an
+    engine that reports one best arrangement, or merges arrangements that meld the same cards
+    differently, answers another number."""
+    return ["DEADWOOD.ARRANGEMENTS"] if count > 1 else []
+
+
+def melds_count_decides(cards: Sequence[Card]) -> list[str]:
+    """MELD.COUNT decides a meld count when a meld in the hand contains smaller melds (a set of
+    four, a run of four or more): an engine that lists only the largest melds, or only disjoint
+    ones, answers another number."""
+    mask = 0
+    for c in cards:
+        mask |= 1 << c
+    for rank in range(13):
+        if all(mask >> (suit * 13 + rank) & 1 for suit in range(4)):
+            return ["MELD.COUNT"]
+    for suit in range(4):
+        for low in range(10):
+            if all(mask >> (suit * 13 + low + k) & 1 for k in range(4)):
+                return ["MELD.COUNT"]
+    return []
+
+
 def melds_count_case(cards: list[Card], params: Mapping[str, Any]) -> Case:
     """Perft-style: the number of melds a hand contains (MELD.COUNT)."""
     rules = _meld_rules(params)
@@ -168,6 +193,7 @@ def melds_count_case(cards: list[Card], params: Mapping[str, Any]) -> Case:
         origin="query",
         description=f"number of melds in {' '.join(hand)}",
         clauses=["MELD.COUNT", "MELD.SET", "MELD.RUN"],
+        decides=melds_count_decides(cards),
         profile=None,
         overrides=dict(params),
         requires=["query.melds-count"],
