@@ -33,9 +33,9 @@ from ginspec.reference.layoffs import (
 )
 from ginspec.reference.melds import Cards, Meld, MeldKind, check_meld, min_deadwood, to_mask
 from ginspec.reference.scoring import hand_points, knock_limit_for, score_hand
-from ginspec.spec.cards import Card, card_str, cards_of
+from ginspec.spec.cards import Card, card_str, cards_of, check_card
 from ginspec.spec.clauses import implements
-from ginspec.spec.errors import DuplicateCardError, HandSizeError, ParameterError
+from ginspec.spec.errors import DuplicateCardError, HandSizeError, MeldError, ParameterError
 from ginspec.spec.parameters import Value
 
 Outcome: TypeAlias = str
@@ -390,6 +390,29 @@ def _ruling(
     )
 
 
+# --- input ------------------------------------------------------------------------------------
+
+
+def check_ruleset(ruleset: object) -> None:
+    """Refuse a ``ruleset`` that is not a mapping of parameters (e.g. a profile's name)."""
+    if not isinstance(ruleset, Mapping):
+        raise ParameterError(f"ruleset: expected a Ruleset such as ruleset('pagat') or a mapping of "
+                             f"parameters, got {type(ruleset).__name__} {ruleset!r}")
+
+
+def meld_lists(melds: object) -> list[list[Card]]:
+    """Declared melds as lists of card numbers; anything else raises a GinspecError."""
+    if isinstance(melds, (str, bytes)) or not isinstance(melds, Iterable):
+        raise MeldError(f"knocker melds: expected a list of melds, each a list of card numbers, "
+                        f"got {melds!r}")
+    out = []
+    for meld in melds:
+        if isinstance(meld, (str, bytes)) or not isinstance(meld, Iterable):
+            raise MeldError(f"knocker melds: a meld is a list of card numbers, got {meld!r}")
+        out.append([check_card(c) for c in meld])
+    return out
+
+
 # --- rulesets ---------------------------------------------------------------------------------
 # Hand points and the hand's knock limit come from rules-params' ginspec.reference.scoring
 # (SCORE.*, OKLAHOMA.*); this module never computes points itself.
@@ -421,5 +444,10 @@ def adjudicate(
     """The ruling on a knock under ``ruleset`` (see :func:`adjudicate_position`)."""
     # The upcard may be in either hand: in Oklahoma it is the first upcard, often taken.
     k, d = to_mask(knocker), to_mask(defender)
+    check_ruleset(ruleset)
+    if upcard is not None:
+        check_card(upcard)
+    if knocker_melds is not None:
+        knocker_melds = meld_lists(knocker_melds)
     position = position_from_ruleset(cards_of(k), cards_of(d), ruleset, upcard)
     return adjudicate_position(position, knocker_melds)

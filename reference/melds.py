@@ -53,7 +53,13 @@ def to_mask(cards: Cards) -> CardMask:
         if not 0 <= cards < 1 << 52:
             raise CardError(f"not a set of cards: {cards:#x}")
         return cards
-    items = cards if isinstance(cards, _LIST_OR_TUPLE) else list(cards)
+    if isinstance(cards, _LIST_OR_TUPLE):
+        items = cards
+    else:
+        try:
+            items = list(cards)
+        except TypeError:
+            raise CardError(f"not cards (a list of card numbers or a mask): {cards!r}") from None
     try:
         mask: int = sum(map(_BIT_LOOKUP, items))
     except (KeyError, TypeError):

@@ -89,8 +89,12 @@ def parse_card(token: str) -> Card:
     """Parse one card token (CARD.NOTATION).
 
     Accepts the canonical form (``TS``), lower case (``ts``), ``10`` for ten (``10S``) and the
-    suit symbols (``T♠``, ``♠T`` is not accepted). Raises :class:`CardError` naming the token.
+    suit symbols (``T♠``, ``♠T`` is not accepted). Raises :class:`CardError` naming the token
+    (also for a token that is not text).
     """
+    if not isinstance(token, str):
+        raise CardError(f"a card is written as text such as '7H', not {type(token).__name__} "
+                        f"{token!r}")
     text = token.strip().upper()
     if len(text) < 2:
         raise CardError(f"unknown card {token!r}: expected rank then suit, e.g. 'TS' or '7H'")
@@ -113,11 +117,16 @@ def split_tokens(text: str) -> list[str]:
 def parse_cards(tokens: str | Iterable[str], *, distinct: bool = True) -> list[Card]:
     """Parse card tokens (a string or an iterable of tokens) in order.
 
-    With ``distinct`` (the default) a repeated card raises :class:`DuplicateCardError` (CARD.DECK).
+    With ``distinct`` (the default) a repeated card raises :class:`DuplicateCardError` (CARD.DECK);
+    anything that is not text or an iterable of text raises :class:`CardError`.
     """
-    items = split_tokens(tokens) if isinstance(tokens, str) else [
-        t for tok in tokens for t in split_tokens(tok)
-    ]
+    if isinstance(tokens, str):
+        items = split_tokens(tokens)
+    elif isinstance(tokens, Iterable) and not isinstance(tokens, bytes):
+        items = [t for tok in tokens for t in (split_tokens(tok) if isinstance(tok, str) else [tok])]
+    else:
+        raise CardError(f"cards are written as text such as '7H 8H 9H', not "
+                        f"{type(tokens).__name__} {tokens!r}")
     cards = [parse_card(t) for t in items]
     if distinct:
         seen: set[Card] = set()
@@ -126,6 +135,14 @@ def parse_cards(tokens: str | Iterable[str], *, distinct: bool = True) -> list[C
                 raise DuplicateCardError(f"duplicate card {token!r} ({card_str(card)})")
             seen.add(card)
     return cards
+
+
+def check_card(card: object) -> Card:
+    """``card`` itself when it is a card number 0..51 (an ``int``, not a ``bool``); raises
+    :class:`CardError` naming it otherwise (CARD.ENCODING)."""
+    if type(card) is not int or not 0 <= card < NUM_CARDS:
+        raise CardError(f"no card with number {card!r}")
+    return card
 
 
 def mask_of(cards: Iterable[Card]) -> CardMask:

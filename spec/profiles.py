@@ -158,6 +158,9 @@ class Ruleset(Mapping[str, Value]):
 
     def __init__(self, name: str, overrides: Mapping[str, Value] | None = None) -> None:
         prof = profile(name)
+        if overrides is not None and not isinstance(overrides, Mapping):
+            raise ParameterError(f"overrides: expected a mapping of parameter names to values, "
+                                 f"got {type(overrides).__name__} {overrides!r}")
         given = dict(overrides or {})
         values = prof.values()
         for pname, raw in given.items():

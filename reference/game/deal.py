@@ -10,7 +10,7 @@ eleven-card start, card 21 goes to the non-dealer instead and the discard pile s
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Literal, TypeAlias
 
@@ -66,7 +66,11 @@ class Deal:
         number order). With ``upcard=None`` the non-dealer's hand has 11 cards (eleven-card
         start). Useful to set up a disputed position."""
         def cards(x: str | Sequence[Card]) -> list[Card]:
-            return parse_cards(x) if isinstance(x, str) else list(x)
+            if isinstance(x, str):
+                return parse_cards(x)
+            if not isinstance(x, Iterable):
+                raise DealError(f"expected cards such as '7H 8H 9H' or card numbers, got {x!r}")
+            return list(x)
 
         nd, d, top = cards(non_dealer), cards(dealer_cards), cards(stock_top)
         if len(d) != 10 or len(nd) != (10 if upcard is not None else 11):

@@ -22,7 +22,7 @@ from ginspec.reference.game import actions as A
 from ginspec.reference.game import clause_ids as C
 from ginspec.reference.game import showdown as S
 from ginspec.reference.game.actions import Action, Kind
-from ginspec.reference.game.deal import Deal, split_deck
+from ginspec.reference.game.deal import Deal, DealError, split_deck
 from ginspec.reference.game.points import Outcome, outcome_of
 from ginspec.reference.game.rejections import Code, Rejection
 from ginspec.reference.game.rules import GameRules
@@ -39,6 +39,7 @@ from ginspec.spec.cards import (
     mask_of,
 )
 from ginspec.spec.clauses import implements
+from ginspec.spec.errors import ParameterError
 
 if TYPE_CHECKING:
     from ginspec.reference.game.observation import Observation
@@ -185,6 +186,12 @@ class HandState:
                 C.ELEVEN_FIRST_TURN)
     def new(cls, deal: Deal, rules: GameRules) -> HandState:
         """The position right after ``deal`` under ``rules``."""
+        if not isinstance(deal, Deal):
+            raise DealError(f"deal: expected a Deal (Deal(deck, dealer), Deal.from_hands or "
+                            f"deal_from_seed), got {type(deal).__name__} {deal!r}")
+        if not isinstance(rules, GameRules):
+            raise ParameterError(f"rules: expected GameRules such as rules_for_profile('pagat'), "
+                                 f"got {type(rules).__name__} {rules!r}")
         eleven = rules.eleven_card_start
         nd_cards, d_cards, upcard, stock = split_deck(deal, eleven)
         s = object.__new__(cls)

@@ -18,11 +18,12 @@ deadwood and penalty points of every seat, and the trail of clauses that decided
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
 from ginspec.reference import layoffs as S
+from ginspec.reference.adjudicate import check_ruleset, meld_lists
 from ginspec.reference.layoffs import Declaration, Layoff, Table, TableMeld
 from ginspec.reference.melds import (
     Cards,
@@ -37,7 +38,7 @@ from ginspec.reference.melds import (
 )
 from ginspec.reference.table.rules import TableRules, table_rules
 from ginspec.reference.table.scoring import TablePenalties, table_penalties
-from ginspec.spec.cards import Card, CardMask, card_str, card_value, cards_of
+from ginspec.spec.cards import Card, CardMask, card_str, card_value, cards_of, check_card
 from ginspec.spec.clauses import implements
 from ginspec.spec.errors import DuplicateCardError, GinspecError, HandSizeError, ParameterError
 from ginspec.spec.parameters import Value
@@ -347,8 +348,18 @@ def adjudicate_table(
     ``players`` is set from the number of hands). With ``knocker_melds`` the declaration is
     fixed; else the knocker declares best. Defenders then play best in turn order.
     """
+    if isinstance(hands, (str, bytes, int)) or not isinstance(hands, Iterable):
+        raise TableSeatError(f"hands: expected one list of cards per seat, got {hands!r}")
     masks = [to_mask(h) for h in hands]
     n = len(masks)
+    if type(knocker) is not int:
+        raise TableSeatError(f"knocker: a seat number, not {type(knocker).__name__} {knocker!r}")
+    if not isinstance(ruleset, TableRules):
+        check_ruleset(ruleset)
+    if discard is not None:
+        check_card(discard)
+    if knocker_melds is not None:
+        knocker_melds = meld_lists(knocker_melds)
     if n not in (3, 4):
         raise TableSeatError(f"hands: the table adjudicator seats 3 or 4 players, not {n} "
                              "(two players: ginspec.reference.adjudicate)")
