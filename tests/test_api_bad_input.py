@@ -66,6 +66,8 @@ CASES: list[tuple[str, Callable[[], object], type[GinspecError], str]] = [
     ("min_deadwood -1", lambda: min_deadwood([-1, 3]), CardError, "-1"),
     ("min_deadwood text", lambda: min_deadwood(["7H"]), CardError, "7H"),  # type: ignore[list-item]
     ("min_deadwood 1.5", lambda: min_deadwood([1.5]), CardError, "1.5"),  # type: ignore[list-item]
+    ("min_deadwood 10 with -1", lambda: min_deadwood([*range(9), -1]), CardError, "-1"),
+    ("min_deadwood 10 with 60", lambda: min_deadwood([*range(9), 60]), CardError, "60"),
     ("min_deadwood repeat", lambda: min_deadwood([4, 9, 4]), DuplicateCardError, "5C"),
     ("min_deadwood 10 with junk", lambda: min_deadwood([*range(9), "x"]), CardError, "'x'"),  # type: ignore[list-item]
     ("min_deadwood 10 repeat", lambda: min_deadwood([*range(9), 0]), DuplicateCardError, "AC"),
@@ -159,7 +161,7 @@ def test_check_card_refuses_anything_but_a_card_number(value: object) -> None:
 
 
 @given(st.lists(st.one_of(st.none(), st.text(min_size=1, max_size=3), st.integers(52, 200),
-                          st.integers(-60, -1), st.floats().filter(lambda x: not x.is_integer())),
+                          st.integers(-60, -1), st.floats().filter(lambda x: not x.is_integer())),  # 1.0 passes
                 min_size=1, max_size=3),
        st.lists(st.integers(0, 51), min_size=0, max_size=11, unique=True), st.data())
 def test_meld_functions_name_the_non_card(junk: list[object], cards: list[int], data: st.DataObject) -> None:
