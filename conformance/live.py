@@ -40,6 +40,7 @@ from ginspec.reference.game import HandState, deal_from_seed, rules_for_profile
 from ginspec.spec.clauses import registry
 from ginspec.spec.profiles import profiles
 from hypothesis import HealthCheck, Phase, given, reject, settings
+from hypothesis import seed as hypothesis_seed
 from hypothesis import strategies as st
 from hypothesis.errors import Unsatisfiable
 
@@ -79,6 +80,7 @@ def run_live(adapter: Adapter, hello: Hello, profile: str, seed: int, hands: int
     @settings(max_examples=hands, database=None, deadline=None, derandomize=False, report_multiple_bugs=False,
               suppress_health_check=list(HealthCheck),
               phases=[Phase.generate, Phase.shrink])
+    @hypothesis_seed(seed)  # the player's choices follow --seed too: a rerun replays the same play
     @given(st.integers(seed, seed + max(hands, 1) * 4), st.data())
     def play(deal_seed: int, data: st.DataObject) -> None:
         nonlocal last

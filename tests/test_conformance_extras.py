@@ -53,6 +53,12 @@ def test_live_mode_shrinks_a_divergence_to_a_case_file(tmp_path: Path,
     assert "divergence" in capsys.readouterr().out
     assert main(["conform", "--adapter", mutant, "--suite", str(case_file)]) == 1
     assert main(["conform", "--adapter", "reference", "--suite", str(case_file)]) == 0
+    # the same --seed replays the same play: a second run writes the same case, byte for byte
+    again = tmp_path / "again"
+    assert main(["conform", "--live", "--adapter", mutant, "--profile", "pagat", "--seed", "1",
+                 "--hands", "20", "--out", str(again)]) == 1
+    [again_file] = again.glob("live.pagat.*.json")
+    assert again_file.read_bytes() == case_file.read_bytes()
 
 
 def test_live_mode_finds_nothing_against_the_reference(capsys: pytest.CaptureFixture[str]) -> None:
