@@ -380,6 +380,15 @@ def test_unknown_action_of_a_group(group: Command) -> None:
     assert_usage_error([*group, "no-such-action"], "no-such-action")
 
 
+@pytest.mark.parametrize("group", [(), *GROUPS], ids=["ginspec", *_ids(GROUPS)])
+def test_a_group_without_its_action_shows_help_then_one_error_line(group: Command) -> None:
+    code, out, err = run_cli(list(group))
+    assert "usage:" in out
+    assert code == 2
+    assert err.splitlines() == [err.strip()] and err.startswith("ginspec: error: ")
+    assert ("a command is needed" if not group else "an action is needed") in err
+
+
 def _numeric_options() -> list[tuple[Command, str, str]]:
     found = []
     for command in COMMANDS:

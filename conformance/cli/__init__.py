@@ -39,6 +39,13 @@ class _Parser(argparse.ArgumentParser):
         raise UsageError(f"{where}: {message}" if where else message)
 
 
+def help_then_error(parser: argparse.ArgumentParser, what: str) -> int:
+    """A command group called without its action: its help on stdout, then the one-line error."""
+    parser.print_help()
+    where = parser.prog.removeprefix("ginspec").strip()
+    raise UsageError(f"{where}: {what}" if where else what)
+
+
 def seed_arg(text: str) -> int:
     """The argparse type of a ``--seed``: a whole number 0 or more (``random.Random(-n)`` plays the
     same game as ``n``, so a negative seed would silently repeat another)."""
@@ -77,8 +84,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser = build_parser()
         args = parser.parse_args(argv)
         if not getattr(args, "handler", None):
-            parser.print_help()
-            return EXIT_USAGE
+            return help_then_error(parser, "a command is needed (listed above)")
         code: int = args.handler(args)
         return code
     except GinspecError as exc:

@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from ginspec.conformance.cli import help_then_error
 from ginspec.reference.rulings import (
     KINDS,
     AnyRuling,
@@ -251,7 +252,7 @@ def register(sub: Any) -> None:
         "a table of three or four)",
     )
     nw.set_defaults(handler=run_new)
-    p.set_defaults(handler=lambda args: (p.print_help(), 2)[1])
+    p.set_defaults(handler=lambda args: help_then_error(p, "an action is needed (listed above)"))
 
 
 def run_list(args: argparse.Namespace) -> int:

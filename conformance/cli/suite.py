@@ -10,6 +10,7 @@ from typing import Any
 
 from ginspec.conformance.cases import Case, load_case, load_cases
 from ginspec.conformance.cases.model import CaseFormatError
+from ginspec.conformance.cli import help_then_error
 from ginspec.conformance.generate.suite import SUITE_DIR, build, read_manifest, stale_files, write
 
 
@@ -44,7 +45,7 @@ def register(sub: Any) -> None:
         help="exit 1 when a testable clause lacks an obeying or a violating case",
     )
     cv.set_defaults(handler=run_coverage)
-    p.set_defaults(handler=lambda args: (p.print_help(), 2)[1])
+    p.set_defaults(handler=lambda args: help_then_error(p, "an action is needed (listed above)"))
 
 
 def run_build(args: argparse.Namespace) -> int:
