@@ -124,7 +124,15 @@ class MeldCheck:
 
 @implements("MELD.SET", "MELD.RUN", "MELD.RUN.ACE-LOW", "MELD.RUN.NO-WRAP")
 def check_meld(cards: Sequence[Card], rules: MeldRules = STANDARD) -> MeldCheck:
-    """Classify ``cards`` as a set, a run, or not a meld (with the reason)."""
+    """Classify ``cards`` as a set, a run, or not a meld (with the reason); a number that is no
+    card raises :class:`CardError`."""
+    for card in cards:
+        try:
+            known = card in _BIT_OF
+        except TypeError:  # unhashable
+            known = False
+        if not known:
+            raise CardError(f"no card with number {card!r}")
     if len(set(cards)) != len(cards):
         return MeldCheck(None, "a card appears twice")
     if len(cards) < 3:

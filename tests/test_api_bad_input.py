@@ -14,7 +14,7 @@ from ginspec.conformance.cases.model import CaseFormatError
 from ginspec.reference.adjudicate import adjudicate
 from ginspec.reference.game import Deal, HandState, rules_for_profile
 from ginspec.reference.game.deal import DealError
-from ginspec.reference.melds import analyse_discards, min_deadwood, min_deadwood_after_discard
+from ginspec.reference.melds import analyse_discards, check_meld, min_deadwood, min_deadwood_after_discard
 from ginspec.reference.rulings import load_ruling
 from ginspec.reference.table import adjudicate_table
 from ginspec.reference.table.adjudicate import TableSeatError
@@ -132,6 +132,9 @@ CASES: list[tuple[str, Callable[[], object], type[GinspecError], str]] = [
     ("Deal.from_hands short", lambda: Deal.from_hands("2C 3C", "8C 8D", "5D"), DealError, "2"),
     ("Deal bad dealer", lambda: Deal(tuple(range(52)), 2), DealError, "2"),
     ("rules_for_profile unknown", lambda: rules_for_profile("no-such"), ParameterError, "no-such"),
+    ("check_meld None", lambda: check_meld([None, 1, 2]), CardError, "None"),  # type: ignore[list-item]
+    ("check_meld 52", lambda: check_meld([50, 51, 52]), CardError, "52"),
+    ("check_meld unhashable", lambda: check_meld([[0], 1, 2]), CardError, "[0]"),  # type: ignore[list-item]
 ]
 
 

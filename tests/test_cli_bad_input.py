@@ -283,7 +283,8 @@ def battery(command: Command, f: Files) -> list[Bad]:
         ],
         ("bench",): [(["sprint"], ("sprint",)), (["melds", "--hands", "0"], ("--hands", "0")),
                      (["melds", "--hands", "3"], ("--hands", "3")), (["melds", "--reps", "0"], ("--reps",)),
-                     (["engine", "--hands", "-2"], ("--hands", "-2"))],
+                     (["engine", "--hands", "-2"], ("--hands", "-2")),
+                     (["melds", "--profile", "pagat"], ("--profile", "engine"))],
         ("prove",): [
             (["7H", "QQ"], ("QQ",)), (["7H", "7H"], ("7H",)), ([""], ("no cards",)), ([], ("no cards",)),
             (["7H", "--claim", "-1"], ("--claim", "-1")),

@@ -170,6 +170,9 @@ def run(args: argparse.Namespace) -> int:
     if args.hands is not None and args.hands < 1:
         raise BenchError(f"--hands: must be at least 1, got {args.hands}")
     if args.benchmark == "melds":
+        if args.profile:
+            raise BenchError("--profile: applies to 'bench engine' only (the meld benchmark "
+                             "times the standard meld rules, the rules OpenSpiel plays)")
         return run_melds(args)
     args.hands = args.hands or 300
     profiles = args.profile or ["openspiel", "pagat"]
