@@ -15,7 +15,7 @@ from ginspec.reference.game.state import CHANCE
 from ginspec.reference.game.strategies import Strategy
 from ginspec.reference.systems.hollywood import HollywoodGame
 from ginspec.reference.systems.partnership import PartnershipGame, tables, team_of
-from ginspec.reference.systems.results import Result, Won
+from ginspec.reference.systems.results import Result, result_in_seats
 from ginspec.reference.systems.three import ThreeGame
 from ginspec.spec.cards import card_str
 from ginspec.spec.errors import GinspecError
@@ -43,10 +43,7 @@ def play_hand(rules: GameRules, deal: Deal, first: int, second: int,
         state = state.apply(action)
     res = state.result
     assert res is not None
-    result: Result = None
-    if res.winner is not None:
-        w = res.winner
-        result = Won(seats[w], seats[1 - w], res.points[w], res.boxes[w])
+    result = result_in_seats(res, seats)
     record = {"first": first, "second": second, "deck": [card_str(c) for c in deal.deck],
               "actions": steps, "outcome": res.outcome.value,
               "winner": None if result is None else result.winner,

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from ginspec.reference.game.state import HandResult
 from ginspec.reference.scoring import HandScore, score_hand
 from ginspec.spec.errors import GinspecError
 from ginspec.spec.parameters import Value
@@ -42,6 +43,15 @@ def result_of(knocker: int, defender: int, score: HandScore) -> Result:
     if score.winner == "knocker":
         return Won(knocker, defender, score.knocker, score.knocker_boxes)
     return Won(defender, knocker, score.defender, score.defender_boxes)
+
+
+def result_in_seats(res: HandResult, seats: tuple[int, int]) -> Result:
+    """The result, in seats, of a hand the two-player engine finished: its player 0 sat in seat
+    ``seats[0]`` and its player 1 in ``seats[1]``."""
+    if res.winner is None:
+        return None
+    w = res.winner
+    return Won(seats[w], seats[1 - w], res.points[w], res.boxes[w])
 
 
 def scored(rules: Mapping[str, Value], knocker: int, defender: int, outcome: str,

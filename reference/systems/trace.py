@@ -16,7 +16,7 @@ from ginspec.reference.game.rules import GameRules
 from ginspec.reference.game.trace import CheckReport, Finding, TraceError
 from ginspec.reference.systems.hollywood import HollywoodGame
 from ginspec.reference.systems.partnership import PartnershipGame, tables, team_of
-from ginspec.reference.systems.results import Result, Won
+from ginspec.reference.systems.results import Result, result_in_seats
 from ginspec.reference.systems.three import ThreeGame
 from ginspec.spec.clauses import implements
 from ginspec.spec.errors import GinspecError
@@ -75,10 +75,7 @@ def _play(rules: GameRules, record: Any, h: int, first: int, second: int) -> tup
                             "the recorded actions do not finish the hand"))
     res = state.result
     assert res is not None
-    result: Result = None
-    if res.winner is not None:
-        w = res.winner
-        result = Won(seats[w], seats[1 - w], res.points[w], res.boxes[w])
+    result = result_in_seats(res, seats)
     clause = next((c for c in res.score.clauses if c != "SCORE.HAND-WINNER"), "SCORE.VOID")
     ours = {"outcome": res.outcome.value, "winner": None if result is None else result.winner,
             "points": 0 if result is None else result.points}
