@@ -88,7 +88,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         code: int = args.handler(args)
         return code
     except GinspecError as exc:
-        print(f"ginspec: error: {exc}", file=sys.stderr)
+        from ginspec.conformance.escape import printable
+
+        print(f"ginspec: error: {printable(exc)}", file=sys.stderr)
         return EXIT_USAGE
     except BrokenPipeError:  # pragma: no cover - e.g. piped into head
         return EXIT_OK

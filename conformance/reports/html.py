@@ -6,12 +6,12 @@ No scripts, fonts or images are fetched: the page is one file (inline CSS, cards
 
 from __future__ import annotations
 
-import html
 import json
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from ginspec.conformance.escape import html_text
 from ginspec.conformance.reports.meta import per_clause
 from ginspec.conformance.runner import Outcome, RunSummary
 from ginspec.conformance.versions import PROTOCOL_VERSION, RULES_VERSION, SUITE_VERSION
@@ -33,7 +33,7 @@ white-space:pre-wrap;font-size:13px}.mono{font-family:monospace}
 
 def card_html(token: str) -> str:
     """One card picture (rank and suit symbol; hearts and diamonds in red)."""
-    t = html.escape(token)
+    t = html_text(token)
     if len(token) != 2 or token[1] not in SUITS:
         return f'<span class="mono">{t}</span>'
     symbol, colour = SUITS[token[1]]
@@ -50,7 +50,7 @@ def action_html(action: str) -> str:
     parts = []
     for word in action.split():
         parts.append(card_html(word) if len(word) == 2 and word[1] in SUITS and
-                     word[0] in "A23456789TJQK" else html.escape(word))
+                     word[0] in "A23456789TJQK" else html_text(word))
     return " ".join(parts)
 
 
@@ -61,10 +61,10 @@ def _clause_text(clause_id: str | None) -> str:
 
     reg = registry()
     if clause_id not in reg:
-        return html.escape(clause_id)
+        return html_text(clause_id)
     c = reg[clause_id]
-    return f"<b>{html.escape(c.id)} — §{html.escape(c.number)} {html.escape(c.title)}</b>\n" \
-           f"{html.escape(c.text)}"
+    return f"<b>{html_text(c.id)} — §{html_text(c.number)} {html_text(c.title)}</b>\n" \
+           f"{html_text(c.text)}"
 
 
 def _deal_hands(deal: dict[str, Any]) -> tuple[list[list[str]], str]:
@@ -82,21 +82,21 @@ def _deal_hands(deal: dict[str, Any]) -> tuple[list[list[str]], str]:
 
 def failure_html(o: Outcome) -> str:
     case = o.case
-    out = [f'<div class="failure" id="{html.escape(case.id)}">',
-           f"<h3>{html.escape(o.status.upper())} {html.escape(case.id)}</h3>",
-           f"<p>{html.escape(case.description)} — profile <b>{html.escape(case.profile or 'any')}"
-           f"</b>{' with ' + html.escape(json.dumps(case.overrides)) if case.overrides else ''}</p>"]
+    out = [f'<div class="failure" id="{html_text(case.id)}">',
+           f"<h3>{html_text(o.status.upper())} {html_text(case.id)}</h3>",
+           f"<p>{html_text(case.description)} — profile <b>{html_text(case.profile or 'any')}"
+           f"</b>{' with ' + html_text(json.dumps(case.overrides)) if case.overrides else ''}</p>"]
     others = [s for s in dict.fromkeys(o.suspects) if s != o.culprit]
     if o.culprit:
-        out.append(f"<p>Clause that caught it: <b>{html.escape(o.culprit)}</b>"
-                   + (f"; also suspect: {html.escape(', '.join(others))}" if others else "")
+        out.append(f"<p>Clause that caught it: <b>{html_text(o.culprit)}</b>"
+                   + (f"; also suspect: {html_text(', '.join(others))}" if others else "")
                    + "</p>")
     if case.kind == "query":
         q = case.query
         if "cards" in q:
-            out.append(f"<p>{html.escape(str(q['what']))}: {cards_html(q['cards'])}</p>")
+            out.append(f"<p>{html_text(str(q['what']))}: {cards_html(q['cards'])}</p>")
         else:
-            out.append(f"<p>{html.escape(json.dumps(q))}</p>")
+            out.append(f"<p>{html_text(json.dumps(q))}</p>")
     elif case.deals:
         hands, up = _deal_hands(case.deals[0])
         seats = "".join(f"player {p}: {cards_html(h)}<br>" for p, h in enumerate(hands))
@@ -110,23 +110,23 @@ def failure_html(o: Outcome) -> str:
                 cls = ' class="diverge"' if i == o.step and o.where == "step" else ""
                 expect = s["expect"] if s["expect"] == "accepted" else \
                     f"rejected {s['expect']['rejected']}"
-                rows.append(f"<tr{cls}><td>{i}</td><td>{html.escape(str(s['player']))}</td>"
+                rows.append(f"<tr{cls}><td>{i}</td><td>{html_text(str(s['player']))}</td>"
                             f"<td>{action_html(str(s['action']))}</td>"
-                            f"<td>{html.escape(expect)}</td></tr>")
+                            f"<td>{html_text(expect)}</td></tr>")
             where = "step" if o.where == "step" else f"{o.where} after step"
-            out.append(f"<p>Diverged at {html.escape(where)} {o.step}:</p>"
+            out.append(f"<p>Diverged at {html_text(where)} {o.step}:</p>"
                        "<table><tr><th>#</th><th>player</th><th>action</th><th>expected</th></tr>"
                        + "".join(rows) + "</table>")
     if o.mismatch is not None:
         out.append("<table><tr><th>field</th><th>expected</th><th>actual</th></tr>"
-                   f"<tr><td>{html.escape(o.mismatch.field)}</td>"
-                   f"<td class=mono>{html.escape(json.dumps(o.mismatch.expected, default=str))}</td>"
-                   f"<td class=mono>{html.escape(json.dumps(o.mismatch.actual, default=str))}</td>"
+                   f"<tr><td>{html_text(o.mismatch.field)}</td>"
+                   f"<td class=mono>{html_text(json.dumps(o.mismatch.expected, default=str))}</td>"
+                   f"<td class=mono>{html_text(json.dumps(o.mismatch.actual, default=str))}</td>"
                    "</tr></table>")
         if o.mismatch.note:
-            out.append(f"<p>{html.escape(o.mismatch.note)}</p>")
+            out.append(f"<p>{html_text(o.mismatch.note)}</p>")
     elif o.message:
-        out.append(f'<pre class="clause">{html.escape(o.message[:3000])}</pre>')
+        out.append(f'<pre class="clause">{html_text(o.message[:3000])}</pre>')
     text = _clause_text(o.culprit)
     if text:
         out.append(f'<div class="clause">{text}</div>')
@@ -147,25 +147,25 @@ def render(runs: Sequence[tuple[str, RunSummary]]) -> str:
     """The page for one or more runs (one column per implementation)."""
     clauses = sorted({c for _, s in runs for c in per_clause(s)})
     tables = [per_clause(s) for _, s in runs]
-    head = "".join(f"<th>{html.escape(s.hello.name)} {html.escape(s.hello.version)}<br>"
-                   f"<small>{html.escape(spec)}</small></th>" for spec, s in runs)
+    head = "".join(f"<th>{html_text(s.hello.name)} {html_text(s.hello.version)}<br>"
+                   f"<small>{html_text(spec)}</small></th>" for spec, s in runs)
     rows = []
     for clause in clauses:
         cells = []
         for table in tables:
             status, text = _cell(table.get(clause, {}))
-            cells.append(f'<td class="{status}">{html.escape(text)}</td>')
-        rows.append(f"<tr><td class=mono>{html.escape(clause)}</td>{''.join(cells)}</tr>")
+            cells.append(f'<td class="{status}">{html_text(text)}</td>')
+        rows.append(f"<tr><td class=mono>{html_text(clause)}</td>{''.join(cells)}</tr>")
     totals = []
     for spec, s in runs:
         c = s.counts()
-        totals.append(f"<li><b>{html.escape(s.hello.name)}</b> ({html.escape(spec)}): "
+        totals.append(f"<li><b>{html_text(s.hello.name)}</b> ({html_text(spec)}): "
                       + ", ".join(f"{n} {k}" for k, n in c.items() if n)
                       + f" — {s.seconds:.2f} s, exit {s.exit_code}</li>")
     failures = [failure_html(o) for _, s in runs for o in s.outcomes
                 if o.status in ("fail", "error", "xpass")]
-    declined = [f"<li><span class=mono>{html.escape(o.case.id)}</span> "
-                f"({html.escape(s.hello.name)}): {html.escape(o.message)}</li>"
+    declined = [f"<li><span class=mono>{html_text(o.case.id)}</span> "
+                f"({html_text(s.hello.name)}): {html_text(o.message)}</li>"
                 for _, s in runs for o in s.outcomes if o.status == "declined"]
     return (
         "<!doctype html><html><head><meta charset='utf-8'><title>ginspec conformance report"

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
+from ginspec.conformance.escape import json_line
 from ginspec.conformance.reports.meta import header, per_clause
 from ginspec.conformance.runner import RunSummary
 
@@ -26,4 +26,4 @@ def write_jsonl(
     )
     with path.open("w", encoding="utf-8") as out:
         for line in lines:
-            out.write(json.dumps(line, default=str) + "\n")
+            out.write(json_line(line) + "\n")

@@ -5,11 +5,12 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
+from ginspec.conformance.escape import xml_text
 from ginspec.conformance.runner import RunSummary
 
 
 def write_junit(path: Path, summary: RunSummary) -> None:
-    root = ET.Element("testsuites", name=f"ginspec conformance: {summary.hello.name}")
+    root = ET.Element("testsuites", name=xml_text(f"ginspec conformance: {summary.hello.name}"))
     suites: dict[str, ET.Element] = {}
     for o in summary.outcomes:
         suite = suites.get(o.case.kind)
@@ -19,19 +20,19 @@ def write_junit(path: Path, summary: RunSummary) -> None:
             suite,
             "testcase",
             classname=f"ginspec.{o.case.kind}",
-            name=o.case.id,
+            name=xml_text(o.case.id),
             time=f"{o.seconds:.6f}",
         )
-        detail = str(o.mismatch) if o.mismatch else o.message
-        clause = f"[{o.culprit}] " if o.culprit else ""
+        detail = xml_text(str(o.mismatch) if o.mismatch else o.message)
+        clause = xml_text(f"[{o.culprit}] ") if o.culprit else ""
         if o.status in ("fail", "xpass"):
             el = ET.SubElement(tc, "failure", message=f"{clause}{detail}"[:500])
             el.text = detail
         elif o.status == "error":
             el = ET.SubElement(
-                tc, "error", message=o.message.splitlines()[0][:500] if o.message else ""
+                tc, "error", message=detail.splitlines()[0][:500] if detail else ""
             )
-            el.text = o.message
+            el.text = detail
         elif o.status in ("skip", "xfail", "declined"):
             ET.SubElement(tc, "skipped", message=f"{o.status}: {detail}"[:500])
     for kind, suite in suites.items():

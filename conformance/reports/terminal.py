@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TextIO
 
+from ginspec.conformance.escape import markup
 from ginspec.conformance.reports.meta import per_clause
 from ginspec.conformance.runner import RunSummary
 
@@ -17,7 +18,8 @@ def print_summary(
     console = Console(file=out, highlight=False, soft_wrap=True)
     hello = summary.hello
     console.print(
-        f"adapter: {hello.name} {hello.version} (protocol {hello.protocol}, {hello.language})"
+        f"adapter: {markup(hello.name)} {markup(hello.version)} (protocol {hello.protocol}, "
+        f"{markup(hello.language)})"
     )
     rows = per_clause(summary)
     table = Table(title="per clause", show_edge=False)
@@ -26,7 +28,7 @@ def print_summary(
     for clause, row in rows.items():
         if verbose or any(row.get(s) for s in ("fail", "error", "xpass")):
             table.add_row(
-                clause,
+                markup(clause),
                 *(
                     str(row.get(s, 0) or "")
                     for s in ("pass", "fail", "error", "skip", "declined", "xfail", "xpass")
@@ -38,7 +40,8 @@ def print_summary(
     for o in bad[:max_failures]:
         detail = str(o.mismatch) if o.mismatch else o.message.splitlines()[0] if o.message else ""
         where = f" at {o.where}" + (f" {o.step}" if o.step is not None else "") if o.where else ""
-        console.print(f"{o.status.upper():5} {o.case.id}{where} [{o.culprit or '-'}]: {detail}")
+        console.print(f"{o.status.upper():5} {markup(o.case.id)}{where} "
+                      f"\\[{markup(o.culprit or '-')}]: {markup(detail)}")
     if len(bad) > max_failures:
         console.print(f"... and {len(bad) - max_failures} more (see --json/--html)")
     skips: dict[str, int] = {}
@@ -46,10 +49,10 @@ def print_summary(
         if o.status == "skip":
             skips[o.message] = skips.get(o.message, 0) + 1
     for reason, n in sorted(skips.items()):
-        console.print(f"skipped {n}: {reason}")
+        console.print(f"skipped {n}: {markup(reason)}")
     declined = [o for o in summary.outcomes if o.status == "declined"]
     for o in declined[:max_failures]:
-        console.print(f"DECLINED {o.case.id}: {o.message}")
+        console.print(f"DECLINED {markup(o.case.id)}: {markup(o.message)}")
     if len(declined) > max_failures:
         console.print(f"... and {len(declined) - max_failures} more declined (see --json)")
     c = summary.counts()
