@@ -13,6 +13,7 @@
 
 from __future__ import annotations
 
+from importlib.metadata import PackageNotFoundError, version
 from typing import Final
 
 RULES_VERSION: Final = "0.1.0"
@@ -24,3 +25,11 @@ next-dealer, declaration, layoff, defence, adjudicate; declining a case), so a p
 still runs."""
 CASE_FORMAT: Final = "ginspec-case/1"
 
+
+
+def package_version() -> str:
+    """The installed ``ginspec`` distribution's version (what a run report states)."""
+    try:
+        return version("ginspec")
+    except PackageNotFoundError:  # pragma: no cover - running from a source tree
+        return "0+unknown"

@@ -19,7 +19,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
-from ginspec.reference.rulings import (
+from ginspec.reference.ruling_header import (
     Finding,
     RulingHeader,
     expect_items,

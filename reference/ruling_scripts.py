@@ -20,7 +20,7 @@ from typing import Any, Final
 from ginspec.reference.game import Deal, HandState, Kind, Outcome, Phase, Rejection, parse_action, rules_for_profile
 from ginspec.reference.game.actions import Action
 from ginspec.reference.game.state import CHANCE
-from ginspec.reference.rulings import (
+from ginspec.reference.ruling_header import (
     Finding,
     RulingHeader,
     expect_items,

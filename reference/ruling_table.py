@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
-from ginspec.reference.rulings import (
+from ginspec.reference.ruling_header import (
     Finding,
     RulingHeader,
     expect_items,

@@ -22,37 +22,33 @@ import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Final, TypeAlias
+from typing import Any, Final, TypeAlias
 
 from ginspec.reference.adjudicate import OUTCOMES, Ruling, adjudicate
+from ginspec.reference.ruling_header import (
+    Finding,
+    Side,
+    expect_items,
+    format_value,
+    need_field,
+    parse_header,
+    position_of,
+    profile_of,
+)
+from ginspec.reference.ruling_scores import ScoreRuling, parse_score_ruling
+from ginspec.reference.ruling_scripts import GameRuling, parse_game_ruling
+from ginspec.reference.ruling_table import TableRulingCase, parse_table_ruling
 from ginspec.spec.cards import Card, card_str, parse_card, parse_cards
 from ginspec.spec.clauses import SPEC_DIR, implements
 from ginspec.spec.errors import GinspecError, RulingFileError
-from ginspec.spec.parameters import Value, parameter
-from ginspec.spec.profiles import profiles, ruleset
-
-if TYPE_CHECKING:
-    from ginspec.reference.ruling_scores import ScoreRuling
-    from ginspec.reference.ruling_scripts import GameRuling
-    from ginspec.reference.ruling_table import TableRulingCase
+from ginspec.spec.parameters import Value
+from ginspec.spec.profiles import ruleset
 
 CASEBOOK_DIR: Final = SPEC_DIR / "casebook"
-FORMAT_VERSION: Final = 1
-_TOP_KEYS: Final = {
-    "format", "kind", "id", "title", "question", "clauses", "digest", "answer", "position", "sources", "expect"
-}
 KINDS: Final = ("showdown", "game", "match", "hollywood", "partnership", "three-player", "table")
 """The kinds of ruling file; ``showdown`` when the file names none."""
 _POSITION_KEYS: Final = {"knocker", "defender", "knocker_melds", "upcard"}
 _EXPECT_KEYS: Final = {"profile", "set", "outcome", "deadwood", "points", "layoffs", "knocker_melds", "upcard", "note"}
-
-
-@dataclass(frozen=True)
-class Side:
-    """What one side of a dispute says, and who says it."""
-
-    says: str
-    cite: tuple[str, ...]
 
 
 @dataclass(frozen=True)
@@ -74,7 +70,7 @@ class Expectation:
 
     @property
     def label(self) -> str:
-        extra = [f"{k}={_fmt(v)}" for k, v in self.overrides.items()]
+        extra = [f"{k}={format_value(v)}" for k, v in self.overrides.items()]
         if self.knocker_melds is not None:
             extra.append("declared: " + " / ".join(" ".join(card_str(c) for c in m) for m in self.knocker_melds))
         if self.upcard is not None:
@@ -118,19 +114,6 @@ class Verdict:
         return not self.mismatches
 
 
-def _fmt(value: object) -> str:
-    return ("true" if value else "false") if isinstance(value, bool) else str(value)
-
-
-def _need(data: Mapping[str, Any], key: str, kind: type, where: str) -> Any:
-    if key not in data:
-        raise RulingFileError(f"{where}: missing field '{key}'")
-    value = data[key]
-    if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
-        raise RulingFileError(f"{where}: field '{key}' must be a {kind.__name__}")
-    return value
-
-
 def _pair(data: Mapping[str, Any], key: str, where: str) -> tuple[int, int] | None:
     if key not in data:
         return None
@@ -153,7 +136,7 @@ def _cards(text: str, where: str) -> tuple[Card, ...]:
 def _melds(data: Mapping[str, Any], where: str, prefix: str) -> tuple[tuple[Card, ...], ...] | None:
     if "knocker_melds" not in data:
         return None
-    text = _need(data, "knocker_melds", str, where)
+    text = need_field(data, "knocker_melds", str, where)
     return tuple(_cards(m, f"{where}: field '{prefix}knocker_melds'") for m in text.split("/") if m.strip())
 
 
@@ -161,7 +144,7 @@ def _upcard(data: Mapping[str, Any], where: str, prefix: str) -> Card | None:
     if "upcard" not in data:
         return None
     try:
-        return parse_card(_need(data, "upcard", str, where))
+        return parse_card(need_field(data, "upcard", str, where))
     except GinspecError as exc:
         raise RulingFileError(f"{where}: field '{prefix}upcard': {exc}") from None
 
@@ -175,147 +158,18 @@ def _layoffs(data: Mapping[str, Any], where: str) -> tuple[Card, ...] | None:
     return _cards(" ".join(raw), f"{where}: field 'layoffs'")
 
 
-@dataclass(frozen=True, kw_only=True)
-class RulingHeader:
-    """What every ruling file has, whatever its kind: the ID, the question, who says what."""
-
-    id: str
-    title: str
-    question: str
-    sides: tuple[Side, ...] = ()
-    clauses: tuple[str, ...] = ()
-    digest: str = ""
-    answer: str = ""
-    path: str = ""
-    kind: str = "showdown"
-
-    def __repr__(self) -> str:
-        return f"load_ruling({self.path!r})" if self.path else f"{type(self).__name__}(id={self.id!r})"
-
-
-@dataclass(frozen=True)
-class Finding:
-    """One expectation of a ruling, computed: the answer (field, value as text, in display
-    order), the fields that differ from the file, and the clauses that decided it."""
-
-    label: str
-    profile: str
-    overrides: Mapping[str, Value]
-    answer: tuple[tuple[str, str], ...]
-    mismatches: tuple[str, ...] = ()
-    trail: tuple[tuple[str, str], ...] = ()
-    note: str = ""
-
-    @property
-    def ok(self) -> bool:
-        return not self.mismatches
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "profile": self.profile,
-            "overrides": dict(self.overrides),
-            "ok": self.ok,
-            "mismatches": list(self.mismatches),
-            "answer": dict(self.answer),
-            "trail": [{"clause": c, "text": t} for c, t in self.trail],
-        }
-
-
-def label_of(profile: str, overrides: Mapping[str, Value], extra: tuple[str, ...] = ()) -> str:
-    """``profile (name=value, ...)``: how an expectation is named in verdicts and on pages."""
-    parts = [f"{k}={_fmt(v)}" for k, v in overrides.items()] + list(extra)
-    return f"{profile} ({', '.join(parts)})" if parts else profile
-
-
-def parse_header(data: Mapping[str, Any], source: str) -> dict[str, Any]:
-    """The fields every ruling file has, validated, as keyword arguments of a ruling class."""
-    unknown = set(data) - _TOP_KEYS
-    if unknown:
-        raise RulingFileError(f"{source}: unknown field '{sorted(unknown)[0]}'")
-    fmt = data.get("format", FORMAT_VERSION)
-    if fmt != FORMAT_VERSION:
-        raise RulingFileError(f"{source}: field 'format': version {fmt!r} is not supported (expected 1)")
-    sides = []
-    for i, item in enumerate(data.get("sources", [])):
-        where = f"{source}: sources[{i}]"
-        if not isinstance(item, dict):
-            raise RulingFileError(f"{where}: must be a table")
-        sides.append(Side(_need(item, "says", str, where), tuple(str(c) for c in item.get("cite", []))))
-    return {
-        "id": _need(data, "id", str, source),
-        "title": _need(data, "title", str, source),
-        "question": _need(data, "question", str, source),
-        "sides": tuple(sides),
-        "clauses": tuple(str(c) for c in data.get("clauses", [])),
-        "digest": str(data.get("digest", "")),
-        "answer": str(data.get("answer", "")),
-        "path": source,
-        "kind": str(data.get("kind", "showdown")),
-    }
-
-
-def position_of(data: Mapping[str, Any], source: str, keys: set[str]) -> dict[str, Any]:
-    """The ``[position]`` table, with no field outside ``keys``."""
-    pos: dict[str, Any] = _need(data, "position", dict, source)
-    unknown = set(pos) - keys
-    if unknown:
-        raise RulingFileError(f"{source}: unknown field 'position.{sorted(unknown)[0]}'")
-    return pos
-
-
-def expect_items(data: Mapping[str, Any], source: str, keys: set[str]) -> list[tuple[str, dict[str, Any]]]:
-    """The ``[[expect]]`` tables as ``(where, table)``, each with no field outside ``keys``."""
-    raw = _need(data, "expect", list, source)
-    if not raw:
-        raise RulingFileError(f"{source}: field 'expect' needs at least one expectation")
-    out = []
-    for i, item in enumerate(raw):
-        where = f"{source}: expect[{i}]"
-        if not isinstance(item, dict):
-            raise RulingFileError(f"{where}: must be a table")
-        unknown = set(item) - keys
-        if unknown:
-            raise RulingFileError(f"{where}: unknown field '{sorted(unknown)[0]}'")
-        out.append((where, item))
-    return out
-
-
-def profile_of(item: Mapping[str, Any], where: str) -> tuple[str, dict[str, Value]]:
-    """An expectation's ``profile`` and its ``set`` overrides, validated."""
-    profile = _need(item, "profile", str, where)
-    if profile not in set(profiles()):
-        raise RulingFileError(f"{where}: field 'profile': unknown profile {profile!r}")
-    raw = item.get("set", {})
-    if not isinstance(raw, dict):
-        raise RulingFileError(f"{where}: field 'set' must be a table of parameters")
-    overrides: dict[str, Value] = {}
-    for name, value in raw.items():
-        try:
-            overrides[name] = parameter(name).check(value)
-        except GinspecError as exc:
-            raise RulingFileError(f"{where}: field 'set.{name}': {exc}") from None
-    try:
-        ruleset(profile, overrides)
-    except GinspecError as exc:
-        raise RulingFileError(f"{where}: field 'set': {exc}") from None
-    return profile, overrides
-
-
 def parse_ruling(data: Mapping[str, Any], source: str = "<ruling>") -> AnyRuling:
     """Validate a ruling document of any kind; every error names ``source`` and the field."""
     kind = data.get("kind", "showdown")
     if kind not in KINDS:
         raise RulingFileError(f"{source}: field 'kind': {kind!r} is not one of {', '.join(KINDS)}")
     if kind == "game":
-        from ginspec.reference.ruling_scripts import parse_game_ruling
 
         return parse_game_ruling(data, source)
     if kind == "table":
-        from ginspec.reference.ruling_table import parse_table_ruling
 
         return parse_table_ruling(data, source)
     if kind != "showdown":
-        from ginspec.reference.ruling_scores import parse_score_ruling
 
         return parse_score_ruling(data, source)
     return parse_showdown_ruling(data, source)
@@ -325,14 +179,14 @@ def parse_showdown_ruling(data: Mapping[str, Any], source: str = "<ruling>") -> 
     """Validate a showdown ruling document; every error names ``source`` and the field."""
     head = parse_header(data, source)
     pos = position_of(data, source, _POSITION_KEYS)
-    knocker = _cards(_need(pos, "knocker", str, f"{source}: position"), f"{source}: field 'position.knocker'")
-    defender = _cards(_need(pos, "defender", str, f"{source}: position"), f"{source}: field 'position.defender'")
+    knocker = _cards(need_field(pos, "knocker", str, f"{source}: position"), f"{source}: field 'position.knocker'")
+    defender = _cards(need_field(pos, "defender", str, f"{source}: position"), f"{source}: field 'position.defender'")
     melds = _melds(pos, f"{source}: position", "position.")
     upcard = _upcard(pos, f"{source}: position", "position.")
     expectations = []
     for where, item in expect_items(data, source, _EXPECT_KEYS):
         profile, overrides = profile_of(item, where)
-        outcome = _need(item, "outcome", str, where)
+        outcome = need_field(item, "outcome", str, where)
         if outcome not in OUTCOMES:
             raise RulingFileError(f"{where}: field 'outcome': {outcome!r} is not one of {', '.join(OUTCOMES)}")
         expectations.append(

@@ -23,9 +23,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from ginspec.conformance.cli import build_parser, main, seed_arg
-from ginspec.conformance.cli.ruling import TEMPLATE
+from ginspec.conformance.cli import build_parser, main
 from ginspec.conformance.generate.suite import SUITE_DIR
+from ginspec.reference.cli.args import seed_arg
+from ginspec.reference.cli.ruling import TEMPLATE
 from hypothesis import given
 from hypothesis import strategies as st
 

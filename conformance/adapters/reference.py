@@ -13,7 +13,7 @@ from typing import Any
 from ginspec.conformance.adapters.base import Adapter, Hello, JSONObject, Verdict
 from ginspec.conformance.adapters.reference_table import TABLE_CAPABILITIES, TableDriver
 from ginspec.conformance.cases.model import CAPABILITIES
-from ginspec.conformance.cli import package_version
+from ginspec.conformance.versions import package_version
 from ginspec.reference.meld_rules import MeldRules
 from ginspec.reference.melds import (
     all_melds,

@@ -1,8 +1,12 @@
-"""The ``ginspec`` command line.
+"""The ``ginspec`` command: one dispatcher over the command groups of every layer.
 
-Each sub-command lives in its own module in this package and exposes ``register(subparsers)``;
-:data:`COMMAND_MODULES` lists them in help order. Every error a user can cause ends in one line
-on stderr and exit code 2 — never a traceback.
+The rules commands (``deadwood``, ``rules``, ``adjudicate``, ``ruling``, ``play``, ``check-log``,
+``prove``) live in ``ginspec.reference.cli`` and need only the rules; the suite commands
+(``conform``, ``serve``, ``suite``, ``bench``, ``clause``/``clauses``, which link a clause to its
+cases) live in this package. The dispatcher sits here, in the top layer, because it is the one
+place that knows both; it imports a command's module only when that command runs (or when the
+full help is asked for), so ``ginspec adjudicate`` loads neither the conformance suite nor Z3.
+Every error a user can cause ends in one line on stderr and exit code 2, never a traceback.
 """
 
 from __future__ import annotations
@@ -11,78 +15,55 @@ import argparse
 import importlib
 import sys
 from collections.abc import Sequence
-from importlib.metadata import PackageNotFoundError, version
 from typing import NoReturn
 
+from ginspec.conformance.versions import package_version
+from ginspec.reference.cli.args import EXIT_OK, EXIT_USAGE, Parser, help_then_error
 from ginspec.spec.errors import GinspecError
 
-COMMAND_MODULES: tuple[str, ...] = (
-    "deadwood", "clauses", "rules", "adjudicate", "ruling", "play", "bench", "prove", "suite",
-    "conform",
-)
-"""Modules of ginspec.conformance.cli, each adding its sub-commands."""
-
-EXIT_OK = 0
-EXIT_FAIL = 1
-EXIT_USAGE = 2
-
-
-class UsageError(GinspecError):
-    """Bad command-line input."""
-
-
-class _Parser(argparse.ArgumentParser):
-    """An ArgumentParser whose errors are one line and exit 2."""
-
-    def error(self, message: str) -> NoReturn:
-        where = self.prog.removeprefix("ginspec").strip()
-        raise UsageError(f"{where}: {message}" if where else message)
+COMMANDS: dict[str, str] = {
+    "deadwood": "ginspec.reference.cli.deadwood",
+    "clauses": "ginspec.conformance.cli.clauses",
+    "clause": "ginspec.conformance.cli.clauses",
+    "rules": "ginspec.reference.cli.rules",
+    "adjudicate": "ginspec.reference.cli.adjudicate",
+    "ruling": "ginspec.reference.cli.ruling",
+    "play": "ginspec.reference.cli.play",
+    "check-log": "ginspec.reference.cli.play",
+    "bench": "ginspec.conformance.cli.bench",
+    "prove": "ginspec.reference.cli.prove",
+    "suite": "ginspec.conformance.cli.suite",
+    "conform": "ginspec.conformance.cli.conform",
+    "serve": "ginspec.conformance.cli.conform",
+}
+"""Command name -> the module whose ``register(subparsers)`` adds it, in help order."""
 
 
-def help_then_error(parser: argparse.ArgumentParser, what: str) -> int:
-    """A command group called without its action: its help on stdout, then the one-line error."""
-    parser.print_help()
-    where = parser.prog.removeprefix("ginspec").strip()
-    raise UsageError(f"{where}: {what}" if where else what)
-
-
-def seed_arg(text: str) -> int:
-    """The argparse type of a ``--seed``: a whole number 0 or more (``random.Random(-n)`` plays the
-    same game as ``n``, so a negative seed would silently repeat another)."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r}: a seed is a whole number 0 or more") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"{text!r}: a seed is a whole number 0 or more")
-    return value
-
-
-def package_version() -> str:
-    try:
-        return version("ginspec")
-    except PackageNotFoundError:  # pragma: no cover - running from a source tree
-        return "0+unknown"
-
-
-def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The ``ginspec`` parser: every command, or only ``command``'s module when it is known."""
+    parser = Parser(
         prog="ginspec",
         description="The rules of Gin Rummy: spec, reference, proofs and conformance suite.",
     )
     parser.add_argument("--version", action="version", version=f"ginspec {package_version()}")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-    for name in COMMAND_MODULES:
-        module = importlib.import_module(f"ginspec.conformance.cli.{name}")
-        module.register(sub)
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
+    wanted = [COMMANDS[command]] if command in COMMANDS else list(dict.fromkeys(COMMANDS.values()))
+    for name in wanted:
+        importlib.import_module(name).register(sub)
     return parser
+
+
+def _command_of(argv: Sequence[str]) -> str | None:
+    """The sub-command named by ``argv``: its first word, when no top-level option comes first."""
+    return argv[0] if argv and not argv[0].startswith("-") else None
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit code."""
+    words = list(sys.argv[1:] if argv is None else argv)
     try:
-        parser = build_parser()
-        args = parser.parse_args(argv)
+        parser = build_parser(_command_of(words))
+        args = parser.parse_args(words)
         if not getattr(args, "handler", None):
             return help_then_error(parser, "a command is needed (listed above)")
         code: int = args.handler(args)

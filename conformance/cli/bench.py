@@ -24,7 +24,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from ginspec.conformance.cli import seed_arg
+from ginspec.reference.cli.args import seed_arg
 from ginspec.reference.game.deal import deal_from_seed
 from ginspec.reference.game.rules import rules_for_profile
 from ginspec.reference.game.state import CHANCE, HandState

@@ -13,7 +13,6 @@ from ginspec.conformance.adapters.base import Adapter, AdapterError, AdapterFaul
 from ginspec.conformance.adapters.loader import open_adapter
 from ginspec.conformance.cases import load_cases
 from ginspec.conformance.cases.model import CaseFormatError
-from ginspec.conformance.cli import seed_arg
 from ginspec.conformance.generate.suite import SUITE_DIR
 from ginspec.conformance.runner import (
     Outcome,
@@ -22,6 +21,7 @@ from ginspec.conformance.runner import (
     read_expect_fail,
     select,
 )
+from ginspec.reference.cli.args import seed_arg
 
 
 def register(sub: Any) -> None:

@@ -10,8 +10,8 @@ from typing import Any
 
 from ginspec.conformance.cases import Case, load_case, load_cases
 from ginspec.conformance.cases.model import CaseFormatError
-from ginspec.conformance.cli import help_then_error
 from ginspec.conformance.generate.suite import SUITE_DIR, build, read_manifest, stale_files, write
+from ginspec.reference.cli.args import help_then_error
 
 
 def register(sub: Any) -> None:

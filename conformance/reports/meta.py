@@ -14,7 +14,7 @@ from ginspec.conformance.versions import (
 
 
 def header(summary: RunSummary, adapter_spec: str, selection: dict[str, Any]) -> dict[str, Any]:
-    from ginspec.conformance.cli import package_version
+    from ginspec.conformance.versions import package_version
 
     return {
         "type": "header",

@@ -8,7 +8,7 @@ import json
 import sys
 from typing import TextIO
 
-from ginspec.conformance.cli import UsageError
+from ginspec.reference.cli.args import UsageError, parse_melds
 from ginspec.reference.table.adjudicate import TableRuling, adjudicate_table
 from ginspec.spec.cards import parse_card, parse_cards
 from ginspec.spec.errors import GinspecError, ParameterError
@@ -57,8 +57,6 @@ def run_table(args: argparse.Namespace) -> int:
             raise type(exc)(f"--discard: {exc}") from None
     melds = None
     if args.knocker_melds is not None:
-        from ginspec.conformance.cli.adjudicate import parse_melds
-
         melds = parse_melds(args.knocker_melds)
     ruling = adjudicate_table(hands, args.knocker_seat, rules, discard=discard,
                               knocker_melds=melds)

@@ -9,7 +9,7 @@ import json
 import sys
 from typing import Any
 
-from ginspec.conformance.cli import UsageError
+from ginspec.reference.cli.args import UsageError
 from ginspec.reference.game.strategies import strategy
 from ginspec.reference.systems.play import play_system
 from ginspec.reference.table import table_rules

@@ -14,7 +14,7 @@ import argparse
 import json
 from typing import Any
 
-from ginspec.conformance.cli import UsageError
+from ginspec.reference.cli.args import UsageError
 from ginspec.spec.parameters import Value, constraints, parameter, parameters
 from ginspec.spec.profiles import parse_overrides, profile, profiles, ruleset
 

@@ -8,10 +8,10 @@ import json
 import sys
 from typing import Any, TextIO
 
-from ginspec.conformance.cli import UsageError
 from ginspec.reference.adjudicate import Ruling, adjudicate
-from ginspec.spec.cards import Card, card_str, parse_card, parse_cards
-from ginspec.spec.errors import MeldError
+from ginspec.reference.cli.adjudicate_table import run_table
+from ginspec.reference.cli.args import UsageError, parse_melds
+from ginspec.spec.cards import card_str, parse_card, parse_cards
 from ginspec.spec.parameters import Value, parse_assignment
 
 
@@ -57,14 +57,6 @@ def register(sub: Any) -> None:
     p.set_defaults(handler=run)
 
 
-def parse_melds(text: str) -> list[list[Card]]:
-    """``'7H 7D 7S / 8C 9C TC'`` -> groups of cards; an empty group is an error."""
-    groups = [part.strip() for part in text.split("/")]
-    if any(not g for g in groups):
-        raise MeldError(f"--knocker-melds: empty meld in {text!r} (separate melds with '/')")
-    return [parse_cards(g) for g in groups]
-
-
 def _ruleset(profile: str, assignments: list[str]) -> Any:
     from ginspec.spec.profiles import ruleset
 
@@ -77,8 +69,6 @@ def _ruleset(profile: str, assignments: list[str]) -> Any:
 
 def run(args: argparse.Namespace) -> int:
     if args.hand or args.knocker_seat is not None or args.discard is not None:
-        from ginspec.conformance.cli.adjudicate_table import run_table
-
         return run_table(args)
     if args.knocker is None or args.defender is None:
         raise UsageError("--knocker and --defender: both are needed for two players "

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from ginspec.conformance.cli import help_then_error
+from ginspec.reference.cli.args import help_then_error
 from ginspec.reference.rulings import (
     KINDS,
     AnyRuling,

@@ -10,7 +10,7 @@ import json
 import sys
 from typing import Any, TextIO
 
-from ginspec.conformance.cli import seed_arg
+from ginspec.reference.cli.args import seed_arg
 from ginspec.reference.game.rules import GameRules, game_rules
 from ginspec.reference.game.strategies import strategy
 from ginspec.reference.game.trace import TraceError, check_trace, play_match
@@ -62,7 +62,7 @@ def _rules(profile: str, assignments: list[str] | dict[str, Any]) -> GameRules:
 
 
 def run_play(args: argparse.Namespace) -> int:
-    from ginspec.conformance.cli.play_systems import run_systems  # chapter 14 systems
+    from ginspec.reference.cli.play_systems import run_systems  # chapter 14 systems
 
     code = run_systems(args)
     if code is not None:

@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from ginspec.conformance.cli import seed_arg
+from ginspec.reference.cli.args import seed_arg
 from ginspec.reference.meld_rules import MeldRules
 from ginspec.reference.proofs.bench import render as render_bench
 from ginspec.reference.proofs.bench import run_bench
