@@ -138,7 +138,8 @@ def test_no_import_cycles() -> None:
 @pytest.mark.parametrize(
     "argv",
     [
-        ["adjudicate", "--profile", "pagat", "--knocker", "2C 3C 4C 7H 7D 7S JS QS KS 5D", "--defender", "8C 8D 8H 9S 9H 9D AS 2S 3S 5H"],
+        ["adjudicate", "--profile", "pagat", "--knocker", "2C 3C 4C 7H 7D 7S JS QS KS 5D",
+         "--defender", "8C 8D 8H 9S 9H 9D AS 2S 3S 5H"],
         ["deadwood", "7H", "7D", "7S", "8C", "9C", "TC", "2S", "3D", "4H", "KD"],
         ["rules", "pagat"],
     ],
