@@ -25,3 +25,6 @@ html_static_path = ["_static"]
 html_css_files = ["cards.css"]
 exclude_patterns = ["_build", "README.md"]
 suppress_warnings = ["myst.header"]
+# Quotes and ellipses only: docutils' default also turns "--" into an en dash, which printed every
+# "--set" written in prose with an en dash and made copied commands fail (tests/test_docs_commands.py).
+smartquotes_action = "qe"
