@@ -15,7 +15,7 @@ sys.path.insert(0, str(Path(__file__).parent / "_ext"))
 project = "ginspec"
 author = "the ginspec developers"
 copyright = "2026, the ginspec developers"
-extensions = ["myst_parser", "ginspec_docs", "ginspec_docs_schema"]
+extensions = ["myst_parser", "ginspec_docs", "ginspec_docs_schema", "ginspec_clauses"]
 myst_enable_extensions = ["colon_fence", "deflist"]
 myst_heading_anchors = 3
 source_suffix = {".md": "markdown"}

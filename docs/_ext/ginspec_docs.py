@@ -147,9 +147,10 @@ def rules_pages(out: Path) -> None:
         page = f"{GEN}/rules/{chapter.path.rsplit('/', 1)[1].removesuffix('.md')}.html"
         lines = [f"# {chapter.title}\n", f"*Source: `{chapter.path}`*\n", chapter.intro, ""]
         for clause in chapter.clauses:
-            lines.append(f'<a id="{esc(clause.id)}"></a>\n')
+            lines.append(f"```{{gs:clause}} {clause.id}\n```\n")
             lines.append(f"## §{clause.number} {clause.title}\n")
-            lines.append(f'<p class="gs-clause-id">{esc(clause.id)} · <code>{clause.path}:{clause.line}</code></p>\n')
+            lines.append(f'<p class="gs-clause-id"><a href="#{esc(clause.id)}">{esc(clause.id)}</a> · '
+                         f"<code>{clause.path}:{clause.line}</code></p>\n")
             lines.append(clause.text + "\n")
             for note in clause.annotations:
                 lines.append(":::{note}\n" + note + "\n:::\n")
