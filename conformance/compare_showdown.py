@@ -71,8 +71,9 @@ def _check_layoffs(
     overrides: Mapping[str, Any], gin: bool,
 ) -> Mismatch | None:
     """The answered laid-off cards: the example's, or another set that is just as good."""
-    from ginspec.reference.layoffs import DEFENDER, layoff_plans, table_of
+    from ginspec.reference.layoffs import layoff_plans, table_of
     from ginspec.reference.melds import Meld, min_deadwood, to_mask
+    from ginspec.reference.vocabulary import DEFENDER
 
     cards = _canonical_cards(got)
     expected = sorted(_canonical_cards(list(want)) or [])

@@ -14,10 +14,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, Final, Literal, TypeAlias
+from typing import Any, Final, TypeAlias
 
 from ginspec.reference.layoffs import (
-    KNOCKER,
     Declaration,
     Defence,
     Layoff,
@@ -33,21 +32,18 @@ from ginspec.reference.layoffs import (
 )
 from ginspec.reference.melds import Cards, Meld, MeldKind, check_meld, min_deadwood, to_mask
 from ginspec.reference.scoring import hand_points, knock_limit_for, score_hand
+from ginspec.reference.vocabulary import KNOCKER, GoingOut, Outcome
 from ginspec.spec.cards import Card, card_str, cards_of, check_card
 from ginspec.spec.clauses import implements
 from ginspec.spec.errors import DuplicateCardError, HandSizeError, MeldError, ParameterError
 from ginspec.spec.parameters import Value
 
-Outcome: TypeAlias = str
-"""One of :data:`OUTCOMES`."""
-OUTCOMES: Final = ("knock", "gin", "big_gin", "undercut", "tie", "gin_cancelled", "illegal_knock")
-"""The outcome names: the engine's hand outcomes (``ginspec.reference.game.points.Outcome``, the
-names hand results use in the conformance protocol) without ``void``, plus ``illegal_knock``."""
+OUTCOMES: Final = (*(o.value for o in Outcome if o is not Outcome.VOID), "illegal_knock")
+"""The outcome names a ruling gives: the hand outcomes (:class:`~ginspec.reference.vocabulary.Outcome`)
+without ``void``, plus ``illegal_knock``."""
 
-HandKind: TypeAlias = Literal["knock", "gin", "big_gin"]
-"""How the knocker went out (the scoring module's ``Outcome``)."""
 
-PointsFn: TypeAlias = Callable[[HandKind, int, int], tuple[int, int]]
+PointsFn: TypeAlias = Callable[[GoingOut, int, int], tuple[int, int]]
 """Hand points (knocker, defender) from the kind of hand and both deadwoods after layoffs."""
 
 Step: TypeAlias = tuple[str, str]
@@ -58,7 +54,7 @@ Step: TypeAlias = tuple[str, str]
 class Ruling:
     """The adjudicated result of a knock."""
 
-    outcome: Outcome
+    outcome: str
     knock_limit: int
     declaration: Declaration | None
     defence: Defence | None
@@ -125,7 +121,7 @@ class _Reply:
         return self.points[0] - self.points[1]
 
 
-def _kind(decl: Declaration) -> HandKind:
+def _kind(decl: Declaration) -> GoingOut:
     return "big_gin" if decl.big_gin else "gin" if decl.gin else "knock"
 
 
@@ -167,8 +163,8 @@ def _reply_key(reply: _Reply) -> tuple[int, int, int, list[Card]]:
 
 
 def outcome_of(
-    kind: HandKind, knocker_dw: int, defender_dw: int, tie_rule: str, *, zero_cancels: bool = False
-) -> Outcome:
+    kind: GoingOut, knocker_dw: int, defender_dw: int, tie_rule: str, *, zero_cancels: bool = False
+) -> str:
     """The outcome name (SHOWDOWN.COMPARE): the comparison is made after all layoffs.
 
     ``zero_cancels``: layoff_after_gin = allowed_zero_cancels, under which a gin the defender
@@ -194,7 +190,7 @@ class Position:
     rules: ShowdownRules
     points: PointsFn
     tie_rule: str = "undercut"
-    score_clauses: Callable[[HandKind, int, int], tuple[str, ...]] | None = None
+    score_clauses: Callable[[GoingOut, int, int], tuple[str, ...]] | None = None
     """The scoring clauses that decide the points (from the scoring module), for the trail."""
 
 
@@ -427,10 +423,10 @@ def position_from_ruleset(
         raise ParameterError("oklahoma: give the upcard (--upcard); it sets the knock limit")
     rules = ShowdownRules.from_params(ruleset).with_limit(knock_limit_for(ruleset, upcard))
 
-    def points(kind: HandKind, knocker_dw: int, defender_dw: int) -> tuple[int, int]:
+    def points(kind: GoingOut, knocker_dw: int, defender_dw: int) -> tuple[int, int]:
         return hand_points(kind, knocker_dw, defender_dw, ruleset, upcard)
 
-    def clauses(kind: HandKind, knocker_dw: int, defender_dw: int) -> tuple[str, ...]:
+    def clauses(kind: GoingOut, knocker_dw: int, defender_dw: int) -> tuple[str, ...]:
         return score_hand(kind, knocker_dw, defender_dw, ruleset, upcard=upcard).clauses
 
     return Position(tuple(knocker), tuple(defender), rules, points,

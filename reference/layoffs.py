@@ -25,6 +25,7 @@ from ginspec.reference.melds import (
     optimal_arrangements,
     to_mask,
 )
+from ginspec.reference.vocabulary import DEFENDER, KNOCKER, Side
 from ginspec.spec.cards import (
     Card,
     CardMask,
@@ -37,10 +38,6 @@ from ginspec.spec.cards import (
 from ginspec.spec.clauses import implements
 from ginspec.spec.errors import GinspecError, HandSizeError, ParameterError
 from ginspec.spec.parameters import Value, parameter
-
-Side: TypeAlias = Literal["knocker", "defender"]
-KNOCKER: Final[Side] = "knocker"
-DEFENDER: Final[Side] = "defender"
 
 LayoffChain: TypeAlias = Literal["unlimited", "original_melds_only"]
 LayoffAfterGin: TypeAlias = Literal["forbidden", "allowed", "allowed_zero_cancels"]

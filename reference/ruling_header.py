@@ -22,7 +22,7 @@ _TOP_KEYS: Final = {
 
 
 @dataclass(frozen=True)
-class Side:
+class Claim:
     """What one side of a dispute says, and who says it."""
 
     says: str
@@ -49,7 +49,7 @@ class RulingHeader:
     id: str
     title: str
     question: str
-    sides: tuple[Side, ...] = ()
+    sides: tuple[Claim, ...] = ()
     clauses: tuple[str, ...] = ()
     digest: str = ""
     answer: str = ""
@@ -107,7 +107,7 @@ def parse_header(data: Mapping[str, Any], source: str) -> dict[str, Any]:
         where = f"{source}: sources[{i}]"
         if not isinstance(item, dict):
             raise RulingFileError(f"{where}: must be a table")
-        sides.append(Side(need_field(item, "says", str, where), tuple(str(c) for c in item.get("cite", []))))
+        sides.append(Claim(need_field(item, "says", str, where), tuple(str(c) for c in item.get("cite", []))))
     return {
         "id": need_field(data, "id", str, source),
         "title": need_field(data, "title", str, source),

@@ -26,8 +26,8 @@ from typing import Any, Final, TypeAlias
 
 from ginspec.reference.adjudicate import OUTCOMES, Ruling, adjudicate
 from ginspec.reference.ruling_header import (
+    Claim,
     Finding,
-    Side,
     expect_items,
     format_value,
     need_field,
@@ -90,7 +90,7 @@ class RulingCase:
     knocker_melds: tuple[tuple[Card, ...], ...] | None
     upcard: Card | None
     expectations: tuple[Expectation, ...]
-    sides: tuple[Side, ...] = ()
+    sides: tuple[Claim, ...] = ()
     clauses: tuple[str, ...] = ()
     digest: str = ""
     answer: str = ""
@@ -102,7 +102,7 @@ class RulingCase:
 
 
 @dataclass(frozen=True)
-class Verdict:
+class RulingVerdict:
     """One expectation checked: the computed ruling and the fields that differ."""
 
     expectation: Expectation
@@ -262,7 +262,7 @@ def findings(case: AnyRuling) -> list[Finding]:
     return case.check()
 
 
-def _finding(v: Verdict) -> Finding:
+def _finding(v: RulingVerdict) -> Finding:
     r = v.ruling
     answer = [("outcome", r.outcome)]
     if r.knocker_deadwood is not None:
@@ -287,7 +287,7 @@ def rule(case: RulingCase, expectation: Expectation) -> Ruling:
     )
 
 
-def check_ruling(case: RulingCase) -> list[Verdict]:
+def check_ruling(case: RulingCase) -> list[RulingVerdict]:
     """Compute every expectation of ``case`` and list the fields that differ."""
     verdicts = []
     for exp in case.expectations:
@@ -312,5 +312,5 @@ def check_ruling(case: RulingCase) -> list[Verdict]:
             if laid != sorted(exp.layoffs):
                 bad.append(f"layoffs: expected {' '.join(card_str(c) for c in sorted(exp.layoffs)) or 'none'}, "
                            f"computed {' '.join(card_str(c) for c in laid) or 'none'}")
-        verdicts.append(Verdict(exp, ruling, tuple(bad)))
+        verdicts.append(RulingVerdict(exp, ruling, tuple(bad)))
     return verdicts

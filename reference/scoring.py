@@ -15,16 +15,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
-from typing import Any, Final, Literal, TypeAlias
+from typing import Any, Final, Literal
 
+from ginspec.reference.vocabulary import GoingOut, Player, Side
 from ginspec.spec.cards import Card
 from ginspec.spec.clauses import implements
 from ginspec.spec.errors import GinspecError
 from ginspec.spec.parameters import Value, complete
 from ginspec.spec.profiles import Ruleset
-
-Outcome: TypeAlias = Literal["knock", "gin", "big_gin"]
-Side: TypeAlias = Literal["knocker", "defender"]
 
 OUTCOME_CODES: Final[dict[str, int]] = {"knock": 0, "gin": 1, "big_gin": 2}
 """The integer code of each outcome, as :func:`hand_score_terms` takes it."""
@@ -177,7 +175,7 @@ class HandScore:
     (MATCH.BOX, MATCH.EXTRA-BOXES). ``clauses`` is the trail of clauses that decided it.
     """
 
-    outcome: Outcome | Literal["void"]
+    outcome: GoingOut | Literal["void"]
     knocker: int
     defender: int
     winner: Side | None
@@ -206,7 +204,7 @@ def _rule_values(rules: Mapping[str, Value]) -> Mapping[str, Value]:
 
 
 @implements("MATCH.BOX", "MATCH.EXTRA-BOXES")
-def boxes_for(rules: Mapping[str, Value], outcome: Outcome, undercut: bool, doubled: bool) -> int:
+def boxes_for(rules: Mapping[str, Value], outcome: GoingOut, undercut: bool, doubled: bool) -> int:
     """Boxes earned by the winner of a hand: one box, plus with ``extra_boxes`` one more for an
     undercut and two more for gin or big gin (doubled on a spade deal); with
     ``spade_double=hand_and_boxes`` the ordinary box doubles on a spade deal too."""
@@ -221,7 +219,7 @@ def boxes_for(rules: Mapping[str, Value], outcome: Outcome, undercut: bool, doub
 
 
 def score_hand(
-    outcome: Outcome,
+    outcome: GoingOut,
     knocker_deadwood: int,
     defender_deadwood: int,
     rules: Mapping[str, Value],
@@ -272,7 +270,7 @@ def score_hand(
     )
 
 
-def _trail(outcome: Outcome, kd: int, dd: int, undercut: bool, winner: Side | None,
+def _trail(outcome: GoingOut, kd: int, dd: int, undercut: bool, winner: Side | None,
            doubled: bool) -> tuple[str, ...]:
     trail: list[str] = []
     if outcome == "knock":
@@ -294,7 +292,7 @@ def _trail(outcome: Outcome, kd: int, dd: int, undercut: bool, winner: Side | No
 
 
 def hand_points(
-    kind: Outcome,
+    kind: GoingOut,
     knocker_deadwood: int,
     defender_deadwood: int,
     rules: Mapping[str, Value],
@@ -307,8 +305,6 @@ def hand_points(
 
 # --- the match ------------------------------------------------------------------------------------
 
-Player: TypeAlias = int
-"""0 or 1."""
 
 
 @dataclass(frozen=True)

@@ -21,22 +21,21 @@ from ginspec.conformance.versions import package_version
 from ginspec.reference.cli.args import EXIT_OK, EXIT_USAGE, Parser, help_then_error
 from ginspec.spec.errors import GinspecError
 
-COMMANDS: dict[str, str] = {
-    "deadwood": "ginspec.reference.cli.deadwood",
-    "clauses": "ginspec.conformance.cli.clauses",
-    "clause": "ginspec.conformance.cli.clauses",
-    "rules": "ginspec.reference.cli.rules",
-    "adjudicate": "ginspec.reference.cli.adjudicate",
-    "ruling": "ginspec.reference.cli.ruling",
-    "play": "ginspec.reference.cli.play",
-    "check-log": "ginspec.reference.cli.play",
-    "bench": "ginspec.conformance.cli.bench",
-    "prove": "ginspec.reference.cli.prove",
-    "suite": "ginspec.conformance.cli.suite",
-    "conform": "ginspec.conformance.cli.conform",
-    "serve": "ginspec.conformance.cli.conform",
+COMMAND_MODULES: dict[str, tuple[str, ...]] = {
+    "ginspec.reference.cli.deadwood": ("deadwood",),
+    "ginspec.conformance.cli.clauses": ("clauses", "clause"),
+    "ginspec.reference.cli.rules": ("rules",),
+    "ginspec.reference.cli.adjudicate": ("adjudicate",),
+    "ginspec.reference.cli.ruling": ("ruling",),
+    "ginspec.reference.cli.play": ("play", "check-log"),
+    "ginspec.conformance.cli.bench": ("bench",),
+    "ginspec.reference.cli.prove": ("prove",),
+    "ginspec.conformance.cli.suite": ("suite",),
+    "ginspec.conformance.cli.conform": ("conform", "serve"),
 }
-"""Command name -> the module whose ``register(subparsers)`` adds it, in help order."""
+"""Each module whose ``register(subparsers)`` adds commands -> the commands it adds, in help order."""
+COMMANDS: dict[str, str] = {name: module for module, names in COMMAND_MODULES.items() for name in names}
+"""Command name -> its module."""
 
 
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
@@ -47,7 +46,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"ginspec {package_version()}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
-    wanted = [COMMANDS[command]] if command in COMMANDS else list(dict.fromkeys(COMMANDS.values()))
+    wanted = [COMMANDS[command]] if command in COMMANDS else list(COMMAND_MODULES)
     for name in wanted:
         importlib.import_module(name).register(sub)
     return parser

@@ -13,7 +13,7 @@ from ginspec.reference.rulings import (
     KINDS,
     AnyRuling,
     RulingCase,
-    Verdict,
+    RulingVerdict,
     casebook,
     check_ruling,
     find_ruling,
@@ -266,7 +266,7 @@ def run_list(args: argparse.Namespace) -> int:
     return 0
 
 
-def verdict_json(case: RulingCase, verdicts: list[Verdict]) -> dict[str, Any]:
+def verdict_json(case: RulingCase, verdicts: list[RulingVerdict]) -> dict[str, Any]:
     """The JSON of a showdown ruling's verdicts (with the adjudicator's full ruling)."""
     return {
         "id": case.id,

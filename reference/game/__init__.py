@@ -13,10 +13,10 @@ False
 
 from ginspec.reference.game.actions import Action, Kind, format_action, parse_action
 from ginspec.reference.game.deal import Deal, DealError, deal_from_seed
-from ginspec.reference.game.points import Outcome
 from ginspec.reference.game.rejections import Code, MalformedAction, Rejection
 from ginspec.reference.game.rules import GameRules, game_rules, rules_for_profile
 from ginspec.reference.game.state import CHANCE, HandResult, HandState, LegalActions, Phase
+from ginspec.reference.vocabulary import Outcome
 
 __all__ = [
     "CHANCE",

@@ -12,14 +12,12 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Literal, TypeAlias
 
 from ginspec.reference.game import clause_ids as C
+from ginspec.reference.vocabulary import Player
 from ginspec.spec.cards import FULL_DECK, NUM_CARDS, Card, card_str, mask_of, parse_cards
 from ginspec.spec.clauses import implements
 from ginspec.spec.errors import CardError, GinspecError
-
-Player: TypeAlias = Literal[0, 1]
 
 
 class DealError(GinspecError):

@@ -10,7 +10,6 @@ from ginspec.reference.layoffs import (
     Layoff,
     ShowdownError,
     ShowdownRules,
-    Side,
     Table,
     TableMeld,
     apply_layoff,
@@ -21,6 +20,7 @@ from ginspec.reference.layoffs import (
 )
 from ginspec.reference.meld_rules import MeldRules
 from ginspec.reference.melds import Arrangement, Cards, Meld, all_melds, check_arrangement
+from ginspec.reference.vocabulary import Side
 from ginspec.spec.cards import Card, CardMask
 from ginspec.spec.errors import MeldError
 

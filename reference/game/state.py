@@ -23,11 +23,12 @@ from ginspec.reference.game import clause_ids as C
 from ginspec.reference.game import showdown as S
 from ginspec.reference.game.actions import Action, Kind
 from ginspec.reference.game.deal import Deal, DealError, split_deck
-from ginspec.reference.game.points import Outcome, outcome_of
+from ginspec.reference.game.points import outcome_of
 from ginspec.reference.game.rejections import Code, Rejection
 from ginspec.reference.game.rules import GameRules
 from ginspec.reference.melds import Arrangement, min_deadwood, min_deadwood_after_discard
 from ginspec.reference.scoring import VOID_HAND, HandScore, knock_limit_for, score_hand
+from ginspec.reference.vocabulary import Outcome, Side
 from ginspec.spec.cards import (
     FULL_DECK,
     Card,
@@ -445,8 +446,8 @@ class HandState:
             except S.ShowdownError as exc:
                 self._reject(Code(exc.code), str(exc), action, exc.clause)
         if kind is Kind.LAYOFF:
-            side: S.Side = "defender" if phase is Phase.DEFENDER_LAYOFF else "knocker"
-            owner: S.Side = "knocker" if side == "defender" else "defender"
+            side: Side = "defender" if phase is Phase.DEFENDER_LAYOFF else "knocker"
+            owner: Side = "knocker" if side == "defender" else "defender"
             assert action.card is not None and action.target is not None
             index = S.find_meld(self.table, action.target, owner)
             if index is None:
@@ -707,7 +708,7 @@ class HandState:
             for chosen in S.disjoint_meld_sets(self.hands[p], self.rules.meld_rules):
                 yield Action(Kind.MELD, melds=A.canonical_melds(m.cards for m in chosen))
         elif phase is Phase.DEFENDER_LAYOFF or phase is Phase.KNOCKER_LAYOFF:
-            layer: S.Side = "defender" if phase is Phase.DEFENDER_LAYOFF else "knocker"
+            layer: Side = "defender" if phase is Phase.DEFENDER_LAYOFF else "knocker"
             for lay in S.legal_layoffs(self.table, self.dead[p], self._srules(), layer,
                                        self.gin):
                 yield Action(Kind.LAYOFF, card=lay.card, target=lay.anchor)

@@ -97,7 +97,7 @@ def play_match(rules: GameRules, seed: int, players: Sequence[Strategy],
 
 
 @dataclass(frozen=True)
-class Finding:
+class TraceFinding:
     """The first problem found in a trace: where, what, and the clause."""
 
     hand: int
@@ -117,7 +117,7 @@ class Finding:
 class CheckReport:
     """The outcome of checking a trace: the first finding (None = OK) and what was checked."""
 
-    finding: Finding | None
+    finding: TraceFinding | None
     hands: int
     steps: int
     finished: bool
@@ -189,27 +189,27 @@ def check_trace(data: Any, rules: GameRules) -> CheckReport:
         try:
             match = MatchState.new(rules, deal=deal) if match is None else match.next_hand(deal)
         except Rejection as exc:
-            return CheckReport(Finding(h, None, "deal", exc.code.value, exc.clause, exc.detail),
+            return CheckReport(TraceFinding(h, None, "deal", exc.code.value, exc.clause, exc.detail),
                                h - 1, steps_done, False)
         for j, (player, text) in enumerate(steps):
             if match.hand_over:
-                return CheckReport(Finding(h, j, text, "HAND_OVER", C.ACTION_PHASE,
+                return CheckReport(TraceFinding(h, j, text, "HAND_OVER", C.ACTION_PHASE,
                                            "the hand is already over"), h, steps_done, False)
             try:
                 match = match.apply(text, player)
             except Rejection as exc:
-                return CheckReport(Finding(h, j, text, exc.code.value, exc.clause, exc.detail),
+                return CheckReport(TraceFinding(h, j, text, exc.code.value, exc.clause, exc.detail),
                                    h, steps_done, False)
             steps_done += 1
         if not match.hand_over:
-            return CheckReport(Finding(h, None, "", "HAND_NOT_OVER", C.TRACE_CHECK,
+            return CheckReport(TraceFinding(h, None, "", "HAND_NOT_OVER", C.TRACE_CHECK,
                                        f"the actions stop while the hand waits for "
                                        f"{match.hand.phase.value}"), h, steps_done, False)
         finding = _compare_result(h, match, record)
         if finding is not None:
             return CheckReport(finding, h, steps_done, False)
         if match.is_over and h < len(hands):
-            return CheckReport(Finding(h + 1, None, "deal", "MATCH_OVER", C.MATCH_TARGET,
+            return CheckReport(TraceFinding(h + 1, None, "deal", "MATCH_OVER", C.MATCH_TARGET,
                                        "the match was over after the previous hand"),
                                h, steps_done, True)
     assert match is not None
@@ -218,7 +218,7 @@ def check_trace(data: Any, rules: GameRules) -> CheckReport:
         _int_pair(final["totals"], "result.totals")
     if (isinstance(final, dict) and match.final is not None and "totals" in final
             and list(final["totals"]) != list(match.final.totals)):
-        return CheckReport(Finding(len(hands), None, "", "RESULT_MISMATCH",
+        return CheckReport(TraceFinding(len(hands), None, "", "RESULT_MISMATCH",
                                    C.MATCH_TARGET, f"recorded totals {final['totals']}, "
                                    f"the rules give {list(match.final.totals)}"),
                            len(hands), steps_done, True)
@@ -231,7 +231,7 @@ def _int_pair(value: Any, where: str) -> None:
         raise TraceError(f"{where}: expected two integers [player 0, player 1]")
 
 
-def _compare_result(h: int, match: MatchState, record: dict[str, Any]) -> Finding | None:
+def _compare_result(h: int, match: MatchState, record: dict[str, Any]) -> TraceFinding | None:
     """Compare a hand's recorded result (optional fields) with the rules' result."""
     result = match.results[-1]
     where = f"hands[{h - 1}]"
@@ -250,10 +250,10 @@ def _compare_result(h: int, match: MatchState, record: dict[str, Any]) -> Findin
     for name, ours in (("outcome", result.outcome.value), ("points", list(result.points)),
                        ("deadwood", list(result.deadwood)), ("winner", result.winner)):
         if name in recorded and recorded[name] != ours:
-            return Finding(h, None, "", "RESULT_MISMATCH", clause,
+            return TraceFinding(h, None, "", "RESULT_MISMATCH", clause,
                            f"recorded {name} {recorded[name]!r}, the rules give {ours!r}")
     if "scores" in record and list(record["scores"]) != list(match.scores):
-        return Finding(h, None, "", "RESULT_MISMATCH", C.MATCH_CUMULATIVE,
+        return TraceFinding(h, None, "", "RESULT_MISMATCH", C.MATCH_CUMULATIVE,
                        f"recorded scores {record['scores']!r}, the rules give "
                        f"{list(match.scores)!r}")
     return None

@@ -13,7 +13,7 @@ from ginspec.reference.game import Deal, HandState
 from ginspec.reference.game.deal import DealError
 from ginspec.reference.game.rejections import Rejection
 from ginspec.reference.game.rules import GameRules
-from ginspec.reference.game.trace import CheckReport, Finding, TraceError
+from ginspec.reference.game.trace import CheckReport, TraceError, TraceFinding
 from ginspec.reference.systems.hollywood import HollywoodGame
 from ginspec.reference.systems.partnership import PartnershipGame, tables, team_of
 from ginspec.reference.systems.results import Result, result_in_seats
@@ -32,7 +32,7 @@ def _get(obj: Any, name: str, kind: type, where: str) -> Any:
 class _Stop(Exception):
     """The first finding: stops the replay."""
 
-    def __init__(self, finding: Finding, finished: bool = False) -> None:
+    def __init__(self, finding: TraceFinding, finished: bool = False) -> None:
         super().__init__(finding.message)
         self.finding = finding
         self.finished = finished
@@ -43,7 +43,7 @@ def _play(rules: GameRules, record: Any, h: int, first: int, second: int) -> tup
     dealer); the result in seats, and the number of steps replayed."""
     where = f"hands[{h - 1}]"
     if (record.get("first"), record.get("second")) != (first, second):
-        raise _Stop(Finding(h, None, "deal", "WRONG_DEALER", "SYSTEM.TRACE",
+        raise _Stop(TraceFinding(h, None, "deal", "WRONG_DEALER", "SYSTEM.TRACE",
                             f"seats {first} and {second} play this hand (seat {first} first), "
                             f"not {record.get('first')!r} and {record.get('second')!r}"))
     try:
@@ -58,20 +58,20 @@ def _play(rules: GameRules, record: Any, h: int, first: int, second: int) -> tup
             raise TraceError(f"{where}.actions[{j}]: expected {{player, action}}")
         who, text = step.get("player"), step["action"]
         if state.is_over:
-            raise _Stop(Finding(h, j, text, "HAND_OVER", "ACTION.PHASE", "the hand is over"))
+            raise _Stop(TraceFinding(h, j, text, "HAND_OVER", "ACTION.PHASE", "the hand is over"))
         player: int | None = None
         if who != "chance":
             if who not in seats or isinstance(who, bool):
-                raise _Stop(Finding(h, j, text, "NOT_YOUR_TURN", "SYSTEM.TRACE",
+                raise _Stop(TraceFinding(h, j, text, "NOT_YOUR_TURN", "SYSTEM.TRACE",
                                     f"seat {who!r} does not play this hand"))
             player = seats.index(who)
         try:
             state = state.apply(text, player)
         except Rejection as exc:
-            raise _Stop(Finding(h, j, text, exc.code.value, exc.clause, exc.detail)) from None
+            raise _Stop(TraceFinding(h, j, text, exc.code.value, exc.clause, exc.detail)) from None
         steps += 1
     if not state.is_over:
-        raise _Stop(Finding(h, None, "", "HAND_NOT_OVER", "TRACE.CHECK",
+        raise _Stop(TraceFinding(h, None, "", "HAND_NOT_OVER", "TRACE.CHECK",
                             "the recorded actions do not finish the hand"))
     res = state.result
     assert res is not None
@@ -81,14 +81,14 @@ def _play(rules: GameRules, record: Any, h: int, first: int, second: int) -> tup
             "points": 0 if result is None else result.points}
     for name, value in ours.items():
         if name in record and record[name] != value:
-            raise _Stop(Finding(h, None, "", "RESULT_MISMATCH", clause,
+            raise _Stop(TraceFinding(h, None, "", "RESULT_MISMATCH", clause,
                                 f"recorded {name} {record[name]!r}, the rules give {value!r}"))
     return result, steps
 
 
 def _same(h: int, record: Any, name: str, ours: Any, clause: str) -> None:
     if name in record and record[name] != ours:
-        raise _Stop(Finding(h, None, "", "RESULT_MISMATCH", clause,
+        raise _Stop(TraceFinding(h, None, "", "RESULT_MISMATCH", clause,
                             f"recorded {name} {record[name]!r}, the rules give {ours!r}"))
 
 
@@ -123,7 +123,7 @@ def check_system_trace(data: dict[str, Any], rules: GameRules) -> CheckReport:
 
 
 def _over(h: int) -> _Stop:
-    return _Stop(Finding(h, None, "deal", "MATCH_OVER", "SYSTEM.TRACE",
+    return _Stop(TraceFinding(h, None, "deal", "MATCH_OVER", "SYSTEM.TRACE",
                          "the game was over after the previous hand"), True)
 
 
@@ -142,7 +142,7 @@ def _three(hands: list[Any], params: Mapping[str, Any], play: Any, final: Any) -
         s = game.seating
         for name, seat in (("dealer", s.dealer), ("sits_out", s.sits_out)):
             if name in record and record[name] != seat:
-                raise _Stop(Finding(h, None, "deal", "WRONG_DEALER", "THREE.ROTATION",
+                raise _Stop(TraceFinding(h, None, "deal", "WRONG_DEALER", "THREE.ROTATION",
                                     f"recorded {name} {record[name]!r}, the rotation gives "
                                     f"seat {seat}"))
         game = game.after(params, play(record, s.first, s.second))
@@ -167,7 +167,7 @@ def _partnership(hands: list[Any], params: Mapping[str, Any], play: Any, final: 
         for a, b in tables(game.deals):
             while True:
                 if h >= len(hands):
-                    raise _Stop(Finding(h, None, "", "HAND_NOT_OVER", "PARTNER.TABLES",
+                    raise _Stop(TraceFinding(h, None, "", "HAND_NOT_OVER", "PARTNER.TABLES",
                                         "the trace stops in the middle of a deal"))
                 record = hands[h]
                 h += 1

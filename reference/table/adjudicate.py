@@ -38,6 +38,7 @@ from ginspec.reference.melds import (
 )
 from ginspec.reference.table.rules import TableRules, table_rules
 from ginspec.reference.table.scoring import TablePenalties, table_penalties
+from ginspec.reference.vocabulary import DEFENDER
 from ginspec.spec.cards import Card, CardMask, card_str, card_value, cards_of, check_card
 from ginspec.spec.clauses import implements
 from ginspec.spec.errors import DuplicateCardError, GinspecError, HandSizeError, ParameterError
@@ -283,7 +284,7 @@ def best_table_defence(table: Table, cards: Cards, rules: TableRules, seat: int,
     srules = rules.base.showdown
     mr = rules.base.meld_rules
     mask = to_mask(cards)
-    plans = S.layoff_plans(table, mask, srules, S.DEFENDER, gin)
+    plans = S.layoff_plans(table, mask, srules, DEFENDER, gin)
     laid = min(plans, key=lambda m: (min_deadwood(mask & ~m, mr), m.bit_count(), cards_of(m)))
     seq, final = plans[laid]
     arrangement = optimal_arrangements(mask & ~laid, mr)[0]
@@ -472,7 +473,7 @@ def _ruling(rules: TableRules, knocker: int, decl: Declaration, shown: _Showdown
         trail.append(("TABLE.SHOWDOWN", f"seat {play.seat} spreads {melds}"))
         for layoff in play.layoffs:
             trail.append(_layoff_step(table[layoff.target], layoff, play.seat, rules))
-            table = S.apply_layoff(table, layoff, srules, S.DEFENDER, decl.gin)
+            table = S.apply_layoff(table, layoff, srules, DEFENDER, decl.gin)
             laid_by[layoff.card] = play.seat
         trail.extend(_blocked(table, play, laid_by, rules, decl.gin))
         dead = " ".join(card_str(c) for c in play.deadwood_cards) or "nothing"

@@ -31,6 +31,7 @@ from ginspec.reference.game.rejections import Code, Rejection
 from ginspec.reference.melds import Meld, all_melds, check_meld, make_meld, min_deadwood
 from ginspec.reference.table.rules import TableRules
 from ginspec.reference.table.scoring import TablePenalties, table_penalties, void_penalties
+from ginspec.reference.vocabulary import DEFENDER
 from ginspec.spec.cards import (
     FULL_DECK,
     NUM_CARDS,
@@ -267,7 +268,7 @@ class TableState:
                                    f"{card_str(act.target)}", act, "TABLE.SHOWDOWN")
             layoff = S.Layoff(act.card, index, min(self.table[index].original.cards))
             try:
-                return S.apply_layoff(self.table, layoff, self._srules(), S.DEFENDER,
+                return S.apply_layoff(self.table, layoff, self._srules(), DEFENDER,
                                       gin=self.knocker_deadwood == 0, hand=self.dead[p])
             except S.ShowdownError as exc:
                 clause = "TABLE.LAYOFF-ORIGINAL" if exc.code == "LAYOFF_CHAINED" \

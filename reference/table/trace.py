@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from ginspec.reference.game.rejections import Rejection
-from ginspec.reference.game.trace import CheckReport, Finding, TraceError
+from ginspec.reference.game.trace import CheckReport, TraceError, TraceFinding
 from ginspec.reference.table.rules import TableRules
 from ginspec.reference.table.scoring import prize_split, table_winner
 from ginspec.reference.table.state import TableDeal, TableDealError, TableState
@@ -42,7 +42,7 @@ def check_table_trace(data: dict[str, Any], rules: TableRules) -> CheckReport:
         except (CardError, TableDealError) as exc:
             raise TraceError(f"{where}: {exc}") from None
         if deal.dealer != dealer:
-            return CheckReport(Finding(h, None, "deal", "WRONG_DEALER", "TABLE.DEALER",
+            return CheckReport(TraceFinding(h, None, "deal", "WRONG_DEALER", "TABLE.DEALER",
                                        f"seat {dealer} deals this hand, not {deal.dealer}"),
                                h - 1, steps, False)
         state = TableState.new(deal, rules)
@@ -53,11 +53,11 @@ def check_table_trace(data: dict[str, Any], rules: TableRules) -> CheckReport:
             try:
                 state = state.apply(step["action"], step["player"])
             except Rejection as exc:
-                return CheckReport(Finding(h, j, step["action"], exc.code.value, exc.clause,
+                return CheckReport(TraceFinding(h, j, step["action"], exc.code.value, exc.clause,
                                            exc.detail), h - 1, steps, False)
             steps += 1
         if state.result is None:
-            return CheckReport(Finding(h, None, "", "HAND_NOT_OVER", "TABLE.REJECTION",
+            return CheckReport(TraceFinding(h, None, "", "HAND_NOT_OVER", "TABLE.REJECTION",
                                        "the recorded actions do not finish the hand"),
                                h - 1, steps, False)
         ours = state.result.to_json()
@@ -65,12 +65,12 @@ def check_table_trace(data: dict[str, Any], rules: TableRules) -> CheckReport:
         if isinstance(recorded, dict):
             for name in ("outcome", "knocker", "winner", "deadwood", "penalties"):
                 if name in recorded and recorded[name] != ours[name]:
-                    return CheckReport(Finding(h, None, "", "RESULT_MISMATCH", "TABLE.PENALTY",
+                    return CheckReport(TraceFinding(h, None, "", "RESULT_MISMATCH", "TABLE.PENALTY",
                                                f"recorded {name} {recorded[name]!r}, the rules "
                                                f"give {ours[name]!r}"), h, steps, False)
         totals = [t + p for t, p in zip(totals, state.result.penalties.penalties, strict=True)]
         if "totals" in record and record["totals"] != totals:
-            return CheckReport(Finding(h, None, "", "RESULT_MISMATCH", "TABLE.GAME-END",
+            return CheckReport(TraceFinding(h, None, "", "RESULT_MISMATCH", "TABLE.GAME-END",
                                        f"recorded totals {record['totals']!r}, the rules give "
                                        f"{totals!r}"), h, steps, False)
         dealer = (dealer + 1) % n
@@ -85,7 +85,7 @@ def check_table_trace(data: dict[str, Any], rules: TableRules) -> CheckReport:
         for name, value in end.items():
             if name in final and final[name] != value:
                 clause = "TABLE.PRIZE" if name == "shares" else "TABLE.GAME-END"
-                return CheckReport(Finding(len(hands), None, "", "RESULT_MISMATCH", clause,
+                return CheckReport(TraceFinding(len(hands), None, "", "RESULT_MISMATCH", clause,
                                            f"recorded result {name} {final[name]!r}, the rules "
                                            f"give {value!r}"), len(hands), steps, True)
     return CheckReport(None, len(hands), steps, winner is not None)
