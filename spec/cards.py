@@ -173,8 +173,3 @@ def format_cards(cards: Iterable[Card] | CardMask) -> str:
     """Space-separated canonical text; a mask is printed in card-number order."""
     items = cards_of(cards) if isinstance(cards, int) else list(cards)
     return " ".join(card_str(c) for c in items)
-
-
-def mask_value(mask: CardMask, ace_value: int = 1) -> int:
-    """Total deadwood value of the cards in ``mask`` (CARD.VALUE)."""
-    return sum(card_value(c, ace_value) for c in cards_of(mask))

@@ -9,7 +9,6 @@ from ginspec.spec.cards import Card, parse_cards
 from ginspec.spec.errors import GinspecError, MeldError
 
 EXIT_OK = 0
-EXIT_FAIL = 1
 EXIT_USAGE = 2
 
 

@@ -11,7 +11,7 @@ Cutthroat's "the shut-out player pays the winner 100 more".
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from ginspec.reference.scoring import MatchTally, final_scores
@@ -104,8 +104,3 @@ def settle(rules: Mapping[str, Value], tally: Tally) -> Settlement:
         net[payee] += amount
     return Settlement(winner, tuple(payments), tuple(net), tuple(shut_out))
 
-
-def totals_of(rules: Mapping[str, Value], tally: Tally) -> Sequence[int]:
-    """Each player's hand points plus box points (no game bonus)."""
-    box = int(complete(rules)["box_bonus"])
-    return [h + box * b for h, b in zip(tally.hand_points, tally.boxes, strict=True)]
