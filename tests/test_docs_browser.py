@@ -1,4 +1,5 @@
-"""The built site in a real browser: headless Chromium renders a clause page, the casebook, a
+"""The built site in a real browser: headless Chromium renders a clause page, a rules chapter with
+its examples drawn, the casebook, a
 showdown ruling and a game-script ruling with card pictures, two score-sheet rulings and a table-game
 ruling. Screenshots are written to out/screenshots/ (kept as CI artefacts)."""
 
@@ -50,6 +51,8 @@ def _page(site: Path, pattern: str) -> Path:
     ("name", "pattern", "must_contain"),
     [
         ("clause-page", "gen/rules/02-melds.html", ['id="MELD.RUN.NO-WRAP"', "Reference code"]),
+        ("rules-examples", "gen/rules/04-knock-eligibility.html",
+         ['id="example-eligible-discard-from-a-meld"', 'class="gs-card', "Expected:", "spec.eligible-nothing-melds"]),
         ("casebook", "gen/casebook/index.html", ["Casebook of disputed rulings", "C01"]),
         ("ruling", "gen/casebook/C01-*.html", ['class="gs-card', "Rulings by profile (computed)"]),
         ("ruling-game", "gen/casebook/C12b-*.html",

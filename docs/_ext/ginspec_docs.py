@@ -126,6 +126,7 @@ def rel(from_page: str, target: str) -> str:
 def rules_pages(out: Path) -> None:
     from ginspec.spec.clauses import registry
     from ginspec.spec.parameters import parameters
+    from ginspec_examples import example_block
 
     try:
         profiles_mod: Any = importlib.import_module("ginspec.spec.profiles")
@@ -136,6 +137,7 @@ def rules_pages(out: Path) -> None:
     cases = cases_by_clause()
     params = parameters()
     sources = source_titles()
+    known_cases = {c for ids in cases.values() for c in ids}
     (out / "rules").mkdir(parents=True)
     toc = [
         "# The rules\n",
@@ -154,6 +156,10 @@ def rules_pages(out: Path) -> None:
             lines.append(clause.text + "\n")
             for note in clause.annotations:
                 lines.append(":::{note}\n" + note + "\n:::\n")
+            for ex in clause.examples:
+                case = f"spec.{ex.id}"
+                href = rel(page, f"{GEN}/cases.html#{case}") if case in known_cases else None
+                lines.extend(example_block(ex, href, hand_html))
             if clause.sources:
                 lines.append("**Sources**\n")
                 for src in clause.sources:
