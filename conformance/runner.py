@@ -165,15 +165,15 @@ def read_expect_fail(path: Path) -> dict[str, str]:
 
 def skip_reason(case: Case, hello: Hello) -> str | None:
     """Why ``case`` may not be sent to this adapter (None when it may)."""
-    if case.profile is not None and case.profile not in hello.profiles:
-        return f"profile {case.profile} not declared"
+    if case.deals and "deal.engine" in hello.capabilities:
+        return "deal.engine: the engine deals itself, the case has a fixed deal (PROTOCOL.md)"
+    rules = hello.rules_reason(case.profile, case.overrides)  # profile + values (base.Hello)
     missing = [c for c in case.requires if c not in hello.capabilities]
+    if rules is not None and (not missing or not rules.startswith("override")):
+        return rules
     if missing:
         return f"capability {', '.join(missing)} not declared"
-    extra = [k for k in case.overrides if k not in hello.overrides]
-    if extra:
-        return f"override {', '.join(sorted(extra))} not declared"
-    return None
+    return rules
 
 
 def select(

@@ -61,6 +61,8 @@ def handle(adapter: Adapter, request: Any) -> tuple[JSONObject, bool]:
                 str(request["profile"]), request.get("overrides") or {}, request["deal"]
             )
             reply = {"ok": True}
+        elif cmd == "dealt":
+            reply = {"deal": adapter.dealt()}
         elif cmd == "legal_actions":
             reply = {"actions": adapter.legal_actions()}
         elif cmd == "apply":

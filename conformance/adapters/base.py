@@ -27,8 +27,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from ginspec.conformance.adapters.rules_file import rules_from_json, rules_json, rules_reason
 from ginspec.conformance.versions import PROTOCOL_VERSION
 from ginspec.spec.errors import GinspecError
+from ginspec.spec.profiles import Ruleset
 
 JSONObject = dict[str, Any]
 
@@ -81,6 +83,22 @@ class Hello:
     """The parameter names the adapter accepts as overrides on top of a profile."""
     homepage: str = ""
     extra: Mapping[str, Any] = field(default_factory=dict)
+    rules: Ruleset | None = None
+    """The one ruleset the engine plays, declared by value (a profile plus parameter values);
+    when given, a case runs if its ruleset has exactly these values (``profiles`` and
+    ``overrides`` are then not consulted)."""
+
+    def rules_reason(self, profile: str | None, overrides: Mapping[str, Any]) -> str | None:
+        """Why a case of ``profile`` + ``overrides`` is not for this adapter's rules (None: it
+        is). Profile-free cases (queries) always are."""
+        if self.rules is not None:
+            return rules_reason(self.rules, profile, overrides)
+        if profile is not None and profile not in self.profiles:
+            return f"profile {profile} not declared"
+        extra = sorted(k for k in overrides if k not in self.overrides)
+        if extra:
+            return f"override {', '.join(extra)} not declared"
+        return None
 
     def to_json(self) -> JSONObject:
         return {
@@ -92,6 +110,7 @@ class Hello:
             "capabilities": list(self.capabilities),
             "overrides": list(self.overrides),
             "homepage": self.homepage,
+            "rules": None if self.rules is None else rules_json(self.rules),
         }
 
     @classmethod
@@ -108,6 +127,12 @@ class Hello:
         name, version = data.get("name"), data.get("version")
         if not isinstance(name, str) or not isinstance(version, str):
             raise AdapterFault("hello: name and version must be strings", kind="protocol")
+        rules = None
+        if data.get("rules") is not None:
+            try:
+                rules = rules_from_json(data["rules"], "hello: rules")
+            except GinspecError as exc:
+                raise AdapterFault(str(exc), kind="protocol") from None
         return cls(
             name=name,
             version=version,
@@ -117,6 +142,7 @@ class Hello:
             capabilities=strings("capabilities"),
             overrides=strings("overrides"),
             homepage=str(data.get("homepage", "")),
+            rules=rules,
         )
 
 
@@ -169,7 +195,8 @@ class Adapter(ABC):
     def new_hand(self, profile: str, overrides: Mapping[str, Any], deal: Mapping[str, Any]) -> None:
         """Start one hand from ``deal`` = ``{"dealer": 0|1, "deck": [52 tokens]}``.
 
-        Never shuffle: the deck order is the deal."""
+        Never shuffle: the deck order is the deal. An engine with capability ``deal.engine`` is
+        sent ``{"dealer": 0|1}`` only: it shuffles and deals itself, and :meth:`dealt` says how."""
         raise NotImplementedError("new_hand")
 
     def new_match(
@@ -188,6 +215,13 @@ class Adapter(ABC):
         for a two-player hand, with seats ``0 .. players-1`` (PROTOCOL.md, "Table hands").
         Never shuffle: the deck order is the deal."""
         raise NotImplementedError("new_table_hand")
+
+    def dealt(self) -> JSONObject:
+        """The deal the engine made itself (capability ``deal.engine``): ``{"dealer": 0|1,
+        "hands": [[player 0's cards], [player 1's]], "upcard": token or None, "stock": [tokens,
+        top first]}``, asked after ``new_hand`` and, in a match, after each hand-ending action.
+        The caller checks it (DEAL.SHUFFLE, DEAL.HANDS, DEAL.UPCARD, DEAL.STOCK)."""
+        raise NotImplementedError("dealt")
 
     def legal_actions(self) -> list[str]:
         """Every legal action of the player to act, as canonical action strings."""

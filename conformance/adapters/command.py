@@ -241,6 +241,12 @@ class CommandAdapter(Adapter):
         self._opening("new_table_hand", profile=profile, overrides=dict(overrides),
                       deal=dict(deal))
 
+    def dealt(self) -> JSONObject:
+        deal = self.request("dealt").get("deal")
+        if not isinstance(deal, dict):
+            raise AdapterFault("dealt reply has no 'deal' object", kind="protocol")
+        return deal
+
     def legal_actions(self) -> list[str]:
         actions = self.request("legal_actions").get("actions")
         if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):

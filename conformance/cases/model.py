@@ -46,6 +46,12 @@ CAPABILITIES: Final[dict[str, str]] = {
     "rejection-codes": "names the typed rejection code of an illegal action",
     "melding.explicit": "the knocker and defender declare their melds as actions",
     "layoff.explicit": "the defender lays off one card at a time as actions",
+    "melding.automatic": "arranges the knocker's melds itself when the knock is applied: no "
+    "`declare` step; judged on the best declaration (SHOWDOWN.BEST-PLAY)",
+    "layoff.automatic": "spreads and lays off for the defender itself: no `meld`, `layoff` or "
+    "`done` steps; judged on the defender's best spread (SHOWDOWN.DEFENDER-SPREAD, LAYOFF.*)",
+    "deal.engine": "shuffles and deals for itself: `new_hand` names only the dealer and `dealt` "
+    "reports the deal it made, which is checked (DEAL.*) and then played",
     **{f"table-game.{n}": f"plays hands of seed 001's table game for {n} players (TABLE.*)"
        for n in (3, 4)},
     **{f"query.{what}": text for what, text in {

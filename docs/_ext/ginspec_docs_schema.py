@@ -223,6 +223,8 @@ HELLO_MEANING: dict[str, str] = {
     "overrides": "the parameters it accepts as overrides of a profile; cases overriding others "
     "are skipped",
     "homepage": "where to find the engine (informative)",
+    "rules": "protocol 3: the one ruleset it plays, by value: {\"profile\": NAME, \"set\": "
+    "{param: value}} (or null); when given, a case runs when its ruleset has exactly these values",
 }
 """What each ``hello`` field means; a test checks this covers every field ``Hello`` sends."""
 
@@ -234,7 +236,8 @@ def hello_markdown() -> list[str]:
     types = {f.name: str(f.type) for f in dataclasses.fields(Hello)}
     lines = ["| field | type | meaning |", "|---|---|---|"]
     for name in sent:
-        kind = {"str": "string", "int": "integer", "tuple[str, ...]": "list of strings"}.get(
+        kind = {"str": "string", "int": "integer", "tuple[str, ...]": "list of strings",
+                "Ruleset | None": "object or null"}.get(
             types[name], types[name])
         lines.append(f"| `{name}` | {kind} | {cell(HELLO_MEANING[name])} |")
     return lines
