@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 from ginspec.reference.game import Deal, HandState, MalformedAction, Rejection, parse_action
-from ginspec.reference.game.rules import game_rules
+from ginspec.reference.typed_rules import game_rules
 from ginspec.spec.clauses import Example
 from ginspec.spec.profiles import ruleset
 

@@ -126,7 +126,7 @@ CASES: list[tuple[str, Callable[[], object], type[GinspecError], str]] = [
     ("HandState.new None deal", lambda: HandState.new(None, rules_for_profile("pagat")),  # type: ignore[arg-type]
      DealError, "None"),
     ("HandState.new profile name", lambda: HandState.new(DEAL, "pagat"), ParameterError, "pagat"),  # type: ignore[arg-type]
-    ("HandState.new Ruleset", lambda: HandState.new(DEAL, PAGAT), ParameterError, "GameRules"),  # type: ignore[arg-type]
+    ("HandState.new Ruleset", lambda: HandState.new(DEAL, PAGAT), ParameterError, "Rules"),  # type: ignore[arg-type]
     ("Deal.from_hands None", lambda: Deal.from_hands(None, None, None), DealError, "None"),  # type: ignore[arg-type]
     ("Deal.from_hands junk", lambda: Deal.from_hands("ZZ", "8C", "5D"), CardError, "ZZ"),
     ("Deal.from_hands short", lambda: Deal.from_hands("2C 3C", "8C 8D", "5D"), DealError, "2"),

@@ -118,9 +118,9 @@ class Files:
 
 @pytest.fixture(scope="module")
 def files(tmp_path_factory: pytest.TempPathFactory) -> Files:
-    from ginspec.reference.game.rules import rules_for_profile
     from ginspec.reference.game.strategies import strategy
     from ginspec.reference.game.trace import play_match
+    from ginspec.reference.typed_rules import rules_for_profile
 
     root = tmp_path_factory.mktemp("bad-input")
     (root / "folder").mkdir()

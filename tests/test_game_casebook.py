@@ -69,8 +69,10 @@ def test_c11_discard_the_card_just_taken(profile: str, overrides: Mapping[str, V
 
 def run_down(s: HandState) -> HandState:
     """Both pass; then each turn draws from the stock and discards that card, until the draw
-    that leaves the wall (the 29th draw with a wall of two: the non-dealer's 15th)."""
-    s = s.apply("pass").apply("pass")
+    that leaves the wall (the 29th draw with a wall of two: the non-dealer's 15th). Without an
+    upcard offer (FIRST.PLAIN) the non-dealer simply draws first."""
+    if s.rules.upcard_offer:
+        s = s.apply("pass").apply("pass")
     while True:
         card = s.stock[0]
         s = s.apply("draw-stock")

@@ -9,9 +9,10 @@ from typing import Any
 
 import pytest
 from ginspec.conformance.cli import main
-from ginspec.reference.game.rules import rules_for_profile
 from ginspec.reference.game.strategies import strategy
 from ginspec.reference.game.trace import TRACE_FORMAT, check_trace, play_match
+from ginspec.reference.typed_rules import rules_for_profile
+from ginspec.spec.errors import ParameterError
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -26,13 +27,20 @@ def _write(tmp_path: Path, data: object, name: str = "t.json") -> str:
     return str(path)
 
 
-@pytest.mark.parametrize("profile", ["pagat", "oklahoma", "serbian-online", "openspiel", "rlcard"])
+@pytest.mark.parametrize("profile", ["pagat", "oklahoma", "wikipedia", "openspiel", "rlcard"])
 def test_played_trace_checks_ok(profile: str) -> None:
     trace = _trace(profile)
     assert trace["format"] == TRACE_FORMAT and trace["result"] is not None
     report = check_trace(trace, rules_for_profile(profile))
     assert report.ok and report.finished
     assert report.steps == sum(len(h["actions"]) for h in trace["hands"])
+
+
+def test_the_two_player_match_refuses_the_table_game() -> None:
+    # serbian-online is seed 001's table game at every size (SYSTEM.KIND): the two-player match
+    # engine refuses it with one line naming the parameter, instead of playing other rules
+    with pytest.raises(ParameterError, match=r"^parameter game_system=table: the two-player "):
+        _trace("serbian-online")
 
 
 def test_play_is_deterministic(capsys: pytest.CaptureFixture[str]) -> None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from ginspec.reference.adjudicate import adjudicate
 from ginspec.reference.game import Deal, HandState
-from ginspec.reference.game.rules import game_rules
+from ginspec.reference.typed_rules import game_rules
 from ginspec.spec.cards import card_str
 from ginspec.spec.profiles import ruleset
 from hypothesis import assume, given

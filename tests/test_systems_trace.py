@@ -10,11 +10,11 @@ from typing import Any
 
 import pytest
 from ginspec.conformance.cli import main
-from ginspec.reference.game.rules import rules_for_profile
 from ginspec.reference.game.strategies import strategy
 from ginspec.reference.game.trace import TraceError
 from ginspec.reference.systems.play import play_system
 from ginspec.reference.systems.trace import check_system_trace
+from ginspec.reference.typed_rules import rules_for_profile
 from ginspec.spec.profiles import ruleset
 
 PROFILES = ["three-player", "cutthroat", "partnership", "hollywood"]

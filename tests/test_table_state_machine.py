@@ -242,9 +242,9 @@ def test_reshuffle_then_void_keeps_every_card() -> None:
         drawn = [c for c in s.hand(s.to_move or 0)]  # the mover's 8 cards
         s = s.apply(Action(Kind.DISCARD, card=drawn[-1]) if s.is_legal(
             Action(Kind.DISCARD, card=drawn[-1])) else Action(Kind.DISCARD, card=drawn[0]))
-        if before - 1 == rules.base.wall_size and not s.is_over():
+        if before - 1 == rules.wall_size and not s.is_over():
             walls += 1
-            assert len(s.pile) == 1 and len(s.stock) > rules.base.wall_size
+            assert len(s.pile) == 1 and len(s.stock) > rules.wall_size
     assert walls == 1
     assert s.result is not None and s.result.kind == "void"
     assert s.reshuffles == 1
@@ -263,7 +263,7 @@ def test_wall_void_without_reshuffle_and_no_last_chance() -> None:
         p = s.to_move
         assert p is not None
         s = s.apply(Action(Kind.DISCARD, card=s.hand(p)[0]))
-    assert s.reshuffles == 0 and len(s.stock) == rules.base.wall_size
+    assert s.reshuffles == 0 and len(s.stock) == rules.wall_size
     assert s.result is not None and s.result.kind == "void"
     with pytest.raises(ParameterError, match="wall_action"):
         table_rules_for_profile("serbian-online", {"wall_action": "take_and_knock_other_discard"},

@@ -57,7 +57,8 @@ def table_penalty(args: Mapping[str, Any], profile: str | None,
                   overrides: Mapping[str, Any]) -> JSONObject:
     rules = _rules("table-penalty", profile, overrides)
     res = table_penalties(int(args["knocker"]), [int(d) for d in args["deadwood"]],
-                          int(rules["gin_bonus"]), int(rules["undercut_bonus"]))
+                          int(rules["gin_bonus"]), int(rules["undercut_bonus"]),
+                          rules["undercut_on_tie"] == "undercut")
     return {"outcome": res.kind, "winner": res.winner, "penalties": list(res.penalties)}
 
 

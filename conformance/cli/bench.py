@@ -26,8 +26,8 @@ from typing import Any
 
 from ginspec.reference.cli.args import seed_arg
 from ginspec.reference.game.deal import deal_from_seed
-from ginspec.reference.game.rules import rules_for_profile
 from ginspec.reference.game.state import CHANCE, HandState
+from ginspec.reference.typed_rules import rules_for_profile
 from ginspec.spec.errors import GinspecError
 
 

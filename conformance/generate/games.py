@@ -18,7 +18,6 @@ from ginspec.conformance.adapters.reference_game import hand_result, match_resul
 from ginspec.conformance.cases import Case
 from ginspec.conformance.generate.playouts import Move, actor, play, probes, rejection_of
 from ginspec.reference.game import HandState, deal_from_seed, format_action, rules_for_profile
-from ginspec.reference.game import clause_ids as C
 from ginspec.reference.game.match import MatchState
 from ginspec.reference.game.state import Phase
 from ginspec.spec.cards import card_str
@@ -32,7 +31,7 @@ NEGATIVE_PATIENCE: Final = 6
 MATCH_PROFILES: Final = ("pagat", "hoyle", "oklahoma", "openspiel")
 LEGAL_LIST_MAX: Final = 40
 """Checkpoints list the legal actions when there are at most this many, else count them."""
-DEAL_CLAUSES: Final = (C.DEAL_ORDER, C.DEAL_HANDS, C.DEAL_UPCARD, C.DEAL_STOCK)
+DEAL_CLAUSES: Final = ("DEAL.DECK-ORDER", "DEAL.HANDS", "DEAL.UPCARD", "DEAL.STOCK")
 
 
 def known(clauses: Iterable[str]) -> list[str]:
@@ -156,7 +155,7 @@ def _negative(profile: str, seed: int, prefix: list[Move], position: HandState,
         id=f"reject.{code.lower().replace('_', '-')}.{profile}", kind="hand", origin="negative",
         description=f"{action!r} by player {player} is refused with {code} under {profile}; "
         "the position is unchanged",
-        clauses=known([*DEAL_CLAUSES, *(m.clause for m in prefix), C.ACTION_REJECTION]),
+        clauses=known([*DEAL_CLAUSES, *(m.clause for m in prefix), "ACTION.REJECTION"]),
         violates=known([rejection.clause]), profile=profile,
         requires=["hand", "rejection-codes", "legal-actions", "melding.explicit",
                   "layoff.explicit"],
@@ -195,7 +194,7 @@ def match_cases() -> Iterator[Case]:
             continue
         final_clauses = list(match.final.clauses) if match.final else []
         decides.update(final_clauses)
-        clauses.update({C.MATCH_CUMULATIVE, C.MATCH_TARGET, C.MATCH_NEXT_DEALER})
+        clauses.update({"MATCH.CUMULATIVE", "MATCH.TARGET", "MATCH.NEXT-DEALER"})
         yield Case.make(
             id=f"match.{profile}.s{seed}", kind="match", origin="full-match",
             description=f"a whole match under {profile} (seeded {seed}): {len(deals)} hands",

@@ -13,7 +13,6 @@ from dataclasses import dataclass
 from typing import Final
 
 from ginspec.reference.game import HandState, Rejection, format_action
-from ginspec.reference.game import clause_ids as C
 from ginspec.reference.game.actions import Kind
 from ginspec.reference.game.state import CHANCE, Phase
 from ginspec.reference.game.strategies import GreedyStrategy, RandomStrategy
@@ -40,25 +39,25 @@ def action_clause(state: HandState, action: str) -> str:
     verb = action.split()[0]
     phase = state.phase
     if phase in (Phase.OFFER_NON_DEALER,):
-        return C.FIRST_TURN_OFFER
+        return "FIRST.UPCARD-OFFER"
     if phase is Phase.OFFER_DEALER:
-        return C.FIRST_DEALER_OFFER
+        return "FIRST.DEALER-OFFER"
     if phase is Phase.FIRST_DRAW:
-        return C.FIRST_TURN_BOTH_PASS
+        return "FIRST.BOTH-PASS"
     if phase is Phase.WALL or phase is Phase.WALL_KNOCK:
-        return C.WALL_LAST_CHANCE
+        return "WALL.LAST-CHANCE"
     if phase is Phase.RESHUFFLE:
-        return C.WALL_RESHUFFLE
+        return "WALL.RESHUFFLE"
     if phase is Phase.DECLARE:
-        return C.SHOWDOWN_DECLARATION
+        return "SHOWDOWN.DECLARATION"
     if phase is Phase.DEFENDER_MELD:
-        return C.SHOWDOWN_DEFENDER_SPREAD
+        return "SHOWDOWN.DEFENDER-SPREAD"
     if phase is Phase.KNOCKER_LAYOFF:
-        return C.LAYOFF_KNOCKER
+        return "LAYOFF.KNOCKER"
     if phase is Phase.DEFENDER_LAYOFF:
-        return C.LAYOFF_TARGET
-    return {"draw-stock": C.TURN_DRAW, "take-discard": C.TURN_DRAW, "discard": C.TURN_DISCARD,
-            "knock": C.KNOCK_ELIGIBLE, "big-gin": C.BIG_GIN}.get(verb, C.ACTION_PHASE)
+        return "LAYOFF.TARGET"
+    return {"draw-stock": "TURN.DRAW", "take-discard": "TURN.DRAW", "discard": "TURN.DISCARD",
+            "knock": "KNOCK.ELIGIBLE", "big-gin": "KNOCK.BIG-GIN"}.get(verb, "ACTION.PHASE")
 
 
 def actor(state: HandState) -> int | str:

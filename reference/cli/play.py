@@ -11,9 +11,9 @@ import sys
 from typing import Any, TextIO
 
 from ginspec.reference.cli.args import seed_arg
-from ginspec.reference.game.rules import GameRules, game_rules
 from ginspec.reference.game.strategies import strategy
 from ginspec.reference.game.trace import TraceError, check_trace, play_match
+from ginspec.reference.typed_rules import Rules, game_rules
 from ginspec.spec.profiles import parse_overrides, ruleset
 
 
@@ -56,7 +56,7 @@ def register(sub: Any) -> None:
     c.set_defaults(handler=run_check)
 
 
-def _rules(profile: str, assignments: list[str] | dict[str, Any]) -> GameRules:
+def _rules(profile: str, assignments: list[str] | dict[str, Any]) -> Rules:
     overrides = parse_overrides(assignments) if isinstance(assignments, list) else assignments
     return game_rules(ruleset(profile, overrides), name=profile)
 
@@ -159,8 +159,8 @@ def run_check(args: argparse.Namespace) -> int:
         if not isinstance(raw, dict):
             raise TraceError("overrides: expected an object")
         overrides = raw
-    if data.get("system") == "table":  # chapter 14: the table game of 3-4 players
-        from ginspec.reference.table.rules import table_rules
+    if data.get("system") == "table":  # chapter 14: the table game of 2-4 players
+        from ginspec.reference.table.state import table_rules
         from ginspec.reference.table.trace import check_table_trace
 
         table_overrides = parse_overrides(overrides) if isinstance(overrides, list) \
@@ -169,9 +169,11 @@ def run_check(args: argparse.Namespace) -> int:
             table_overrides["players"] = data["players"]
         report = check_table_trace(data, table_rules(ruleset(profile, table_overrides), profile))
     elif data.get("system") in ("three_player", "partnership", "hollywood"):  # chapter 14
+        from ginspec.reference.systems.play import system_rules
         from ginspec.reference.systems.trace import check_system_trace
 
-        report = check_system_trace(data, _rules(profile, overrides))
+        values = parse_overrides(overrides) if isinstance(overrides, list) else dict(overrides)
+        report = check_system_trace(data, system_rules(ruleset(profile, values), profile))
     else:
         report = check_trace(data, _rules(profile, overrides))
     if args.json:

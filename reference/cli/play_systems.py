@@ -41,7 +41,7 @@ def run_systems(args: argparse.Namespace) -> int | None:
         overrides = {**overrides, "players": count}
     values = ruleset(args.profile, overrides)
     system = values["game_system"]
-    if values["players"] == 2 and system in ("single", "table"):
+    if system == "single":
         if args.players is None:
             args.players = "greedy,random"
         elif count is not None:
@@ -66,14 +66,24 @@ def run_systems(args: argparse.Namespace) -> int | None:
     return 0
 
 
+def _table_hand(r: dict[str, Any]) -> str:
+    """One table hand in words: who knocked, and who won (TABLE.UNDERCUT)."""
+    if r["outcome"] == "void":
+        return "void"
+    if r["outcome"] == "gin":
+        return f"seat {r['knocker']} went gin"
+    if r["outcome"] == "undercut":
+        return f"seat {r['knocker']} knocked and was undercut by seat {r['winner']}"
+    return f"seat {r['knocker']} knocked and won"
+
+
 def _print(trace: dict[str, Any]) -> None:
     print(f"{trace['system']} game, profile {trace['profile']}, seed {trace['seed']}: "
           f"players {', '.join(trace['strategies'])}")
     for number, hand in enumerate(trace["hands"], 1):
         if trace["system"] == "table":
             r = hand["result"]
-            who = "void" if r["outcome"] == "void" else \
-                f"{r['outcome']} by seat {r['knocker']}, won by seat {r['winner']}"
+            who = _table_hand(r)
             print(f"  hand {number} (dealer {hand['dealer']}): {who}; penalties {r['penalties']}; "
                   f"totals {hand['totals']}")
         else:

@@ -15,6 +15,8 @@ import json
 from typing import Any
 
 from ginspec.reference.cli.args import UsageError
+from ginspec.reference.engines import engine_for
+from ginspec.reference.typed_rules import game_rules
 from ginspec.spec.parameters import Value, constraints, parameter, parameters
 from ginspec.spec.profiles import parse_overrides, profile, profiles, ruleset
 
@@ -137,6 +139,10 @@ def run(args: argparse.Namespace) -> int:
             _print_catalogue()
         return 0
     rules = ruleset(args.profile, overrides)
+    typed = game_rules(rules)
+    engine = engine_for(typed)
+    engine.check(typed)  # a parameter the engine does not play is an error, not a silent no-op
+    shown = [name for name in rules if engine.applies(name)]
     prof = rules.profile
     if args.json:
         print(json.dumps({
@@ -151,6 +157,8 @@ def run(args: argparse.Namespace) -> int:
             "stated": {
                 name: (name not in rules.overrides and prof.entries[name].stated) for name in rules
             },
+            "engine": engine.name,
+            "applies": shown,
         }, indent=1))
         return 0
     print(f"{rules.name} — {prof.title}")
@@ -159,10 +167,13 @@ def run(args: argparse.Namespace) -> int:
     if rules.overrides:
         print(f"Overrides: {', '.join(f'{k}={_show(v)}' for k, v in rules.overrides.items())}")
     print()
-    width = max(len(name) for name in rules)
-    vwidth = max(len(_show(v)) for v in rules.values())
+    print(f"Played by the {engine.name} engine, with {rules['players']} players; the "
+          f"{len(rules) - len(shown)} parameters it does not play are not shown.")
+    print()
+    width = max(len(name) for name in shown)
+    vwidth = max(len(_show(rules[name])) for name in shown)
     print(f"{'parameter':<{width}}  {'value':<{vwidth}}  source")
-    for name in rules:
+    for name in shown:
         mark = "*" if name in rules.overrides else " "
         print(f"{name:<{width}}  {_show(rules[name]):<{vwidth}} {mark}{rules.source(name)}")
     return 0

@@ -14,8 +14,8 @@ False
 from ginspec.reference.game.actions import Action, Kind, format_action, parse_action
 from ginspec.reference.game.deal import Deal, DealError, deal_from_seed
 from ginspec.reference.game.rejections import Code, MalformedAction, Rejection
-from ginspec.reference.game.rules import GameRules, game_rules, rules_for_profile
 from ginspec.reference.game.state import CHANCE, HandResult, HandState, LegalActions, Phase
+from ginspec.reference.typed_rules import Rules, game_rules, rules_for_profile
 from ginspec.reference.vocabulary import Outcome
 
 __all__ = [
@@ -24,7 +24,6 @@ __all__ = [
     "Code",
     "Deal",
     "DealError",
-    "GameRules",
     "HandResult",
     "HandState",
     "Kind",
@@ -33,6 +32,7 @@ __all__ = [
     "Outcome",
     "Phase",
     "Rejection",
+    "Rules",
     "deal_from_seed",
     "format_action",
     "game_rules",

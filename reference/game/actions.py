@@ -22,7 +22,6 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Final
 
-from ginspec.reference.game import clause_ids as C
 from ginspec.reference.game.rejections import MalformedAction
 from ginspec.reference.meld_rules import MeldRules
 from ginspec.reference.melds import check_meld, make_meld
@@ -115,7 +114,7 @@ def _parse_melds(tokens: list[str], text: str) -> tuple[MeldCards, ...]:
     return canonical_melds(melds)
 
 
-@implements(C.ACTION_GRAMMAR)
+@implements("ACTION.GRAMMAR")
 def parse_action(text: str) -> Action:
     """Parse an action; raise :class:`MalformedAction` (code MALFORMED_ACTION) if malformed."""
     if not isinstance(text, str):

@@ -13,7 +13,6 @@ import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from ginspec.reference.game import clause_ids as C
 from ginspec.reference.vocabulary import Player
 from ginspec.spec.cards import FULL_DECK, NUM_CARDS, Card, card_str, mask_of, parse_cards
 from ginspec.spec.clauses import implements
@@ -89,7 +88,7 @@ class Deal:
         return f"Deal.parse({' '.join(self.tokens())!r}, dealer={self.dealer}{seed})"
 
 
-@implements(C.DEAL_ORDER)
+@implements("DEAL.DECK-ORDER")
 def split_deck(deal: Deal, eleven_card_start: bool) -> tuple[list[Card], list[Card], Card | None,
                                                               tuple[Card, ...]]:
     """``(non_dealer_cards, dealer_cards, upcard, stock)`` of a deal, stock top first."""

@@ -15,15 +15,28 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, replace
 
-from ginspec.reference.game import clause_ids as C
 from ginspec.reference.game.actions import Action
 from ginspec.reference.game.deal import Deal, deal_from_seed
 from ginspec.reference.game.rejections import Code, Rejection
-from ginspec.reference.game.rules import GameRules
 from ginspec.reference.game.state import HandResult, HandState
 from ginspec.reference.scoring import MatchResult, MatchTally, final_scores, next_dealer
+from ginspec.reference.typed_rules import (
+    DEALER_PARAMETERS,
+    GAME_SCORE_PARAMETERS,
+    HAND_PARAMETERS,
+    Engine,
+    Rules,
+)
 from ginspec.spec.cards import NUM_RANKS, Card
 from ginspec.spec.clauses import implements
+
+TWO_PLAYER_ENGINE = Engine(
+    "two-player",
+    honours=HAND_PARAMETERS | GAME_SCORE_PARAMETERS | DEALER_PARAMETERS
+    | {"game_system", "players"},
+    plays={"game_system": frozenset({"single"}), "players": frozenset({2})},
+)
+"""The two-player game of chapters 01-13 (a match of hands to the target)."""
 
 
 def hand_seed(seed: int, index: int) -> int:
@@ -31,34 +44,34 @@ def hand_seed(seed: int, index: int) -> int:
     return random.Random(f"ginspec-hand:{seed}:{index}").getrandbits(63)
 
 
-def _draw_order(card: Card) -> tuple[int, int]:
-    """Cutting for the deal: rank (ace low), ties by suit clubs < diamonds < hearts < spades."""
-    return (card % NUM_RANKS, card // NUM_RANKS)
+@implements("DEAL.FIRST-DEALER")
+def first_dealer(rules: Rules, seed: int) -> tuple[int, tuple[Card, Card] | None]:
+    """The first dealer and, for low_card/high_card, the two cards that decided it (player 0's,
+    player 1's).
 
-
-@implements(C.FIRST_DEALER)
-def first_dealer(rules: GameRules, seed: int) -> tuple[int, tuple[Card, Card] | None]:
-    """The first dealer and, for low_card/high_card, the two cards cut (player 0's, player 1's).
-
-    Each player cuts one card from a deck shuffled by the seed; with ``low_card`` the lower card
-    deals, with ``high_card`` the higher; ``random`` picks a player by the seed.
+    The players cut cards in turn from a deck shuffled by the seed, player 0 first; two cards of
+    the same rank are a tie and both cut again (the next two cards), until the ranks differ
+    (ace low). With ``low_card`` the lower card deals, with ``high_card`` the higher; ``random``
+    picks a player by the seed.
     """
     rng = random.Random(f"ginspec-first-dealer:{seed}")
-    method = rules.params["first_dealer"]
+    method = rules.first_dealer
     if method == "random":
         return rng.randrange(2), None
     deck = list(range(52))
-    rng.shuffle(deck)
-    c0, c1 = deck[0], deck[1]
-    low = 0 if _draw_order(c0) < _draw_order(c1) else 1
-    return (low if method == "low_card" else 1 - low), (c0, c1)
+    while True:  # a deck cut entirely into ties is shuffled again
+        rng.shuffle(deck)
+        for c0, c1 in zip(deck[0::2], deck[1::2], strict=True):
+            if c0 % NUM_RANKS != c1 % NUM_RANKS:
+                low = 0 if c0 % NUM_RANKS < c1 % NUM_RANKS else 1
+                return (low if method == "low_card" else 1 - low), (c0, c1)
 
 
 @dataclass(frozen=True)
 class MatchState:
     """A match position: the tally so far, the hands played, and the current hand."""
 
-    rules: GameRules
+    rules: Rules
     seed: int | None
     tally: MatchTally
     hand: HandState
@@ -66,10 +79,11 @@ class MatchState:
     final: MatchResult | None = None
 
     @classmethod
-    def new(cls, rules: GameRules, seed: int | None = None, *, deal: Deal | None = None,
+    def new(cls, rules: Rules, seed: int | None = None, *, deal: Deal | None = None,
             dealer: int | None = None) -> MatchState:
         """A new match: seeded (first dealer and deals from ``seed``) or from an explicit first
         ``deal`` (whose dealer is then the first dealer)."""
+        TWO_PLAYER_ENGINE.check(rules)
         if deal is None:
             if seed is None:
                 raise ValueError("a match needs a seed or a first deal")
@@ -117,13 +131,13 @@ class MatchState:
         """Play ``action`` in the current hand; when it ends the hand, score it."""
         if self.is_over:
             raise Rejection(Code.HAND_OVER, "the match is over", action=str(action),
-                            clause=C.MATCH_TARGET)
+                            clause="MATCH.TARGET")
         hand = self.hand.apply(action, player)
         if not hand.is_over:
             return replace(self, hand=hand)
         return self._score(hand)
 
-    @implements(C.MATCH_CUMULATIVE, C.MATCH_TARGET)
+    @implements("MATCH.CUMULATIVE", "MATCH.TARGET")
     def _score(self, hand: HandState) -> MatchState:
         result = hand.result
         assert result is not None
@@ -137,7 +151,7 @@ class MatchState:
         deal. Raises Rejection WRONG_DEALER / WRONG_PHASE."""
         if self.is_over:
             raise Rejection(Code.HAND_OVER, "the match is over", action="deal",
-                            clause=C.MATCH_TARGET)
+                            clause="MATCH.TARGET")
         if not self.hand.is_over:
             raise Rejection(Code.WRONG_PHASE, "the current hand is not over", action="deal")
         dealer = self.expected_dealer()
@@ -146,7 +160,7 @@ class MatchState:
                 raise ValueError("an unseeded match needs explicit deals")
             deal = deal_from_seed(hand_seed(self.seed, len(self.results)), dealer)
         elif deal.dealer != dealer:
-            clause = C.MATCH_NEXT_DEALER if self.results[-1].winner is not None else C.WALL_REDEAL
+            clause = "MATCH.NEXT-DEALER" if self.results[-1].winner is not None else "WALL.REDEAL"
             raise Rejection(Code.WRONG_DEALER, f"player {dealer} deals hand "
                             f"{len(self.results) + 1}, not player {deal.dealer}", action="deal",
                             clause=clause)

@@ -13,7 +13,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ginspec.reference.game import clause_ids as C
 from ginspec.reference.game.actions import Kind, format_action
 from ginspec.reference.game.state import CHANCE, HandState, Phase
 from ginspec.spec.cards import Card, card_str, cards_of
@@ -126,7 +125,7 @@ def _spread(state: HandState, player: int) -> bool:
         state.phase is Phase.OVER)
 
 
-@implements(C.OBSERVATION_PLAYER)
+@implements("OBSERVATION.PLAYER")
 def observe(state: HandState, player: int) -> Observation:
     """Player ``player``'s observation of ``state``."""
     if player not in (0, 1):
@@ -159,7 +158,7 @@ def observe(state: HandState, player: int) -> Observation:
     )
 
 
-@implements(C.OBSERVATION_REFEREE)
+@implements("OBSERVATION.REFEREE")
 def referee_view(state: HandState) -> dict[str, Any]:
     """Everything about the hand, as JSON-ready data."""
     def cards(mask_or_seq: int | tuple[Card, ...]) -> list[str]:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from enum import Enum
 
-from ginspec.reference.game import clause_ids as C
 from ginspec.reference.layoffs import SHOWDOWN_CODES
 from ginspec.spec.errors import GinspecError
 
@@ -76,21 +75,21 @@ class Code(Enum):
 
 
 CLAUSE_OF: dict[Code, str] = {
-    Code.MALFORMED_ACTION: C.ACTION_GRAMMAR,
-    Code.NOT_YOUR_TURN: C.ACTION_TURN_ORDER,
-    Code.WRONG_PHASE: C.ACTION_PHASE,
-    Code.HAND_OVER: C.ACTION_PHASE,
-    Code.CARD_NOT_IN_HAND: C.TURN_DISCARD,
-    Code.UPCARD_REFUSED: C.FIRST_TURN_BOTH_PASS,
-    Code.DISCARD_OF_TAKEN_CARD: C.DISCARD_TAKEN_CARD,
-    Code.KNOCK_OVER_LIMIT: C.KNOCK_ELIGIBLE,
-    Code.BIG_GIN_NOT_PLAYED: C.BIG_GIN,
-    Code.BIG_GIN_NOT_MELDED: C.BIG_GIN_SHAPE,
-    Code.GIN_COMPULSORY: C.GIN_COMPULSORY,
-    Code.WALL_TAKE_WITHOUT_KNOCK: C.WALL_LAST_CHANCE,
-    Code.WALL_MUST_KNOCK: C.WALL_LAST_CHANCE,
-    Code.RESHUFFLE_NOT_A_PERMUTATION: C.WALL_RESHUFFLE,
-    Code.WRONG_DEALER: C.MATCH_NEXT_DEALER,
+    Code.MALFORMED_ACTION: "ACTION.GRAMMAR",
+    Code.NOT_YOUR_TURN: "ACTION.TURN-ORDER",
+    Code.WRONG_PHASE: "ACTION.PHASE",
+    Code.HAND_OVER: "ACTION.PHASE",
+    Code.CARD_NOT_IN_HAND: "TURN.DISCARD",
+    Code.UPCARD_REFUSED: "FIRST.BOTH-PASS",
+    Code.DISCARD_OF_TAKEN_CARD: "TURN.DISCARD-TAKEN",
+    Code.KNOCK_OVER_LIMIT: "KNOCK.ELIGIBLE",
+    Code.BIG_GIN_NOT_PLAYED: "KNOCK.BIG-GIN",
+    Code.BIG_GIN_NOT_MELDED: "KNOCK.BIG-GIN-SHAPE",
+    Code.GIN_COMPULSORY: "KNOCK.GIN-COMPULSORY",
+    Code.WALL_TAKE_WITHOUT_KNOCK: "WALL.LAST-CHANCE",
+    Code.WALL_MUST_KNOCK: "WALL.LAST-CHANCE",
+    Code.RESHUFFLE_NOT_A_PERMUTATION: "WALL.RESHUFFLE",
+    Code.WRONG_DEALER: "MATCH.NEXT-DEALER",
     # the showdown's codes, with its default clauses
     **{Code(code): clause for code, clause in SHOWDOWN_CODES.items()},
 }

@@ -19,15 +19,14 @@ from enum import Enum
 from typing import TYPE_CHECKING, Final, Literal
 
 from ginspec.reference.game import actions as A
-from ginspec.reference.game import clause_ids as C
 from ginspec.reference.game import showdown as S
 from ginspec.reference.game.actions import Action, Kind
 from ginspec.reference.game.deal import Deal, DealError, split_deck
 from ginspec.reference.game.points import outcome_of
 from ginspec.reference.game.rejections import Code, Rejection
-from ginspec.reference.game.rules import GameRules
 from ginspec.reference.melds import Arrangement, min_deadwood, min_deadwood_after_discard
 from ginspec.reference.scoring import VOID_HAND, HandScore, knock_limit_for, score_hand
+from ginspec.reference.typed_rules import Rules
 from ginspec.reference.vocabulary import Outcome, Side
 from ginspec.spec.cards import (
     FULL_DECK,
@@ -153,7 +152,7 @@ class HandState:
         "wall_draw",
     )
 
-    rules: GameRules
+    rules: Rules
     deal: Deal
     hands: tuple[CardMask, CardMask]
     stock: tuple[Card, ...]
@@ -183,15 +182,15 @@ class HandState:
     # --- construction ------------------------------------------------------------------------
 
     @classmethod
-    @implements(C.DEAL_HANDS, C.DEAL_UPCARD, C.DEAL_STOCK, C.FIRST_TURN_OFFER, C.ELEVEN_DEAL,
-                C.ELEVEN_FIRST_TURN)
-    def new(cls, deal: Deal, rules: GameRules) -> HandState:
+    @implements("DEAL.HANDS", "DEAL.UPCARD", "DEAL.STOCK", "FIRST.UPCARD-OFFER", "FIRST.PLAIN",
+                "ELEVEN.DEAL", "ELEVEN.FIRST-TURN")
+    def new(cls, deal: Deal, rules: Rules) -> HandState:
         """The position right after ``deal`` under ``rules``."""
         if not isinstance(deal, Deal):
             raise DealError(f"deal: expected a Deal (Deal(deck, dealer), Deal.from_hands or "
                             f"deal_from_seed), got {type(deal).__name__} {deal!r}")
-        if not isinstance(rules, GameRules):
-            raise ParameterError(f"rules: expected GameRules such as rules_for_profile('pagat'), "
+        if not isinstance(rules, Rules):
+            raise ParameterError(f"rules: expected Rules such as rules_for_profile('pagat'), "
                                  f"got {type(rules).__name__} {rules!r}")
         eleven = rules.eleven_card_start
         nd_cards, d_cards, upcard, stock = split_deck(deal, eleven)
@@ -205,7 +204,8 @@ class HandState:
         s.stock = stock
         s.pile = () if upcard is None else (upcard,)
         s.upcard = upcard
-        s.phase = Phase.DISCARD if eleven else Phase.OFFER_NON_DEALER
+        s.phase = Phase.DISCARD if eleven else (
+            Phase.OFFER_NON_DEALER if rules.upcard_offer else Phase.DRAW)  # FIRST.PLAIN
         s.to_move = deal.non_dealer
         s.taken = None
         s.takes = 0
@@ -329,7 +329,7 @@ class HandState:
         assert self.to_move is not None
         return min_deadwood(self.hands[self.to_move], self.rules.meld_rules) == 0
 
-    @implements(C.GIN_COMPULSORY)
+    @implements("KNOCK.GIN-COMPULSORY")
     def gin_available(self) -> bool:
         """True when the player to discard could go gin (or big gin) now."""
         if self._gin_ok is None:
@@ -372,7 +372,7 @@ class HandState:
     def _reject(self, code: Code, message: str, action: Action, clause: str | None = None) -> None:
         raise Rejection(code, message, action=A.format_action(action), clause=clause)
 
-    @implements(C.ACTION_REJECTION, C.ACTION_TURN_ORDER, C.ACTION_PHASE)
+    @implements("ACTION.REJECTION", "ACTION.TURN-ORDER", "ACTION.PHASE")
     def _check(self, action: Action, player: int | None) -> object:
         """Raise the rejection for ``action``; return phase-specific data needed by apply."""
         phase = self.phase
@@ -407,7 +407,7 @@ class HandState:
             if not self._discardable(card):
                 self._reject(Code.DISCARD_OF_TAKEN_CARD, f"{card_str(card)} was just taken "
                              "from the discard pile", action,
-                             C.WALL_LAST_CHANCE if phase is Phase.WALL_KNOCK else None)
+                             "WALL.LAST-CHANCE" if phase is Phase.WALL_KNOCK else None)
             if kind is Kind.DISCARD:
                 if self.rules.gin_compulsory and self.gin_available():
                     self._reject(Code.GIN_COMPULSORY, "gin is possible and compulsory", action)
@@ -417,7 +417,7 @@ class HandState:
                 best = min_deadwood(self.hands[p] ^ (1 << card), self.rules.meld_rules)
                 self._reject(Code.KNOCK_OVER_LIMIT, f"after discarding {card_str(card)} the "
                              f"best deadwood is {best}, above the knock limit {self.knock_limit}",
-                             action, C.OKLAHOMA_LIMIT if self.rules.oklahoma else None)
+                             action, "OKLAHOMA.KNOCK-LIMIT" if self.rules.oklahoma else None)
             if self.rules.gin_compulsory and after[card] > 0 and self.gin_available():
                 self._reject(Code.GIN_COMPULSORY, "gin is possible and compulsory: knock with a "
                              "card that leaves no deadwood", action)
@@ -462,7 +462,7 @@ class HandState:
                 self._reject(Code(exc.code), str(exc), action, exc.clause)
         return None
 
-    @implements(C.TAKE_CAP)
+    @implements("TURN.TAKE-CAP")
     def _take_capped(self) -> bool:
         """TURN.TAKE-CAP: would this take of the top discard reach discard_take_cap?"""
         cap = self.rules.discard_take_cap
@@ -485,7 +485,7 @@ class HandState:
         """The cards a reshuffle orders: the discard pile below its top card (WALL.RESHUFFLE)."""
         return mask_of(self.pile[:-1])
 
-    @implements(C.WALL_RESHUFFLE)
+    @implements("WALL.RESHUFFLE")
     def chance_action(self) -> Action:
         """The referee's reshuffle: the discard pile below its top card in a seeded order
         (the deal's seed), to go beneath the cards left in the stock."""
@@ -569,7 +569,7 @@ class HandState:
         self.taken = card
         self.wall_draw = False
 
-    @implements(C.TURN_DRAW, C.WALL_END, C.WALL_LAST_DRAW)
+    @implements("TURN.DRAW", "WALL.END", "WALL.LAST-DRAW")
     def _draw_stock(self, p: int) -> None:
         card = self.stock[0]
         self.stock = self.stock[1:]
@@ -580,8 +580,8 @@ class HandState:
         if self.wall_draw and not self.rules.knock_on_wall_draw:
             self._end_void()  # WALL.LAST-DRAW: void at once, no knock and no discard
 
-    @implements(C.TURN_DISCARD, C.TURN_ALTERNATE, C.WALL_END, C.WALL_LAST_CHANCE,
-                C.TAKE_AND_RETURN)
+    @implements("TURN.DISCARD", "TURN.ALTERNATE", "WALL.END", "WALL.LAST-CHANCE",
+                "TURN.TAKE-AND-RETURN")
     def _discard(self, p: int, card: Card) -> None:
         self.hands = _with(self.hands, p, self.hands[p] & ~(1 << card))
         self.known = _with(self.known, p, self.known[p] & ~(1 << card))
@@ -619,7 +619,7 @@ class HandState:
             return
         self.phase, self.to_move = Phase.DRAW, 1 - last
 
-    @implements(C.KNOCK_PROCEDURE, C.KNOCK_ANY_TURN, C.BIG_GIN)
+    @implements("KNOCK.PROCEDURE", "KNOCK.ANY-TURN", "KNOCK.BIG-GIN")
     def _knock(self, p: int, card: Card | None) -> None:
         if card is None:
             self.big_gin = True
@@ -646,7 +646,7 @@ class HandState:
         self.phase, self.to_move = Phase.OVER, None
         self.result = VOID_RESULT
 
-    @implements(C.SHOWDOWN_COMPARE, C.SHOWDOWN_ORDER, C.KNOCK_ENDS_HAND)
+    @implements("SHOWDOWN.COMPARE", "SHOWDOWN.ORDER", "KNOCK.ENDS-HAND")
     def _finish(self) -> None:
         k = self.knocker
         assert k is not None

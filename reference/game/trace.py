@@ -13,13 +13,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
-from ginspec.reference.game import clause_ids as C
 from ginspec.reference.game.deal import Deal, DealError
 from ginspec.reference.game.match import MatchState, first_dealer
 from ginspec.reference.game.rejections import Rejection
-from ginspec.reference.game.rules import GameRules
 from ginspec.reference.game.state import CHANCE, HandResult
 from ginspec.reference.game.strategies import Strategy
+from ginspec.reference.typed_rules import Rules
 from ginspec.spec.cards import card_str
 from ginspec.spec.clauses import implements
 from ginspec.spec.errors import GinspecError
@@ -42,8 +41,8 @@ def _hand_json(result: HandResult) -> dict[str, Any]:
     return out
 
 
-@implements(C.TRACE_FORMAT)
-def play_match(rules: GameRules, seed: int, players: Sequence[Strategy],
+@implements("TRACE.FORMAT")
+def play_match(rules: Rules, seed: int, players: Sequence[Strategy],
                overrides: Mapping[str, Value] | None = None) -> dict[str, Any]:
     """Play a seeded match between two strategies; return its trace (JSON-ready)."""
     rng = random.Random(f"ginspec-players:{seed}")
@@ -177,8 +176,8 @@ def parse_trace(data: Any) -> list[tuple[Deal, list[tuple[int, str]], dict[str, 
     return out
 
 
-@implements(C.TRACE_CHECK)
-def check_trace(data: Any, rules: GameRules) -> CheckReport:
+@implements("TRACE.CHECK")
+def check_trace(data: Any, rules: Rules) -> CheckReport:
     """Replay a trace under ``rules``; report the first illegal step or recorded-result mismatch."""
     hands = parse_trace(data)
     if not hands:
@@ -193,7 +192,7 @@ def check_trace(data: Any, rules: GameRules) -> CheckReport:
                                h - 1, steps_done, False)
         for j, (player, text) in enumerate(steps):
             if match.hand_over:
-                return CheckReport(TraceFinding(h, j, text, "HAND_OVER", C.ACTION_PHASE,
+                return CheckReport(TraceFinding(h, j, text, "HAND_OVER", "ACTION.PHASE",
                                            "the hand is already over"), h, steps_done, False)
             try:
                 match = match.apply(text, player)
@@ -202,14 +201,14 @@ def check_trace(data: Any, rules: GameRules) -> CheckReport:
                                    h, steps_done, False)
             steps_done += 1
         if not match.hand_over:
-            return CheckReport(TraceFinding(h, None, "", "HAND_NOT_OVER", C.TRACE_CHECK,
+            return CheckReport(TraceFinding(h, None, "", "HAND_NOT_OVER", "TRACE.CHECK",
                                        f"the actions stop while the hand waits for "
                                        f"{match.hand.phase.value}"), h, steps_done, False)
         finding = _compare_result(h, match, record)
         if finding is not None:
             return CheckReport(finding, h, steps_done, False)
         if match.is_over and h < len(hands):
-            return CheckReport(TraceFinding(h + 1, None, "deal", "MATCH_OVER", C.MATCH_TARGET,
+            return CheckReport(TraceFinding(h + 1, None, "deal", "MATCH_OVER", "MATCH.TARGET",
                                        "the match was over after the previous hand"),
                                h, steps_done, True)
     assert match is not None
@@ -219,7 +218,7 @@ def check_trace(data: Any, rules: GameRules) -> CheckReport:
     if (isinstance(final, dict) and match.final is not None and "totals" in final
             and list(final["totals"]) != list(match.final.totals)):
         return CheckReport(TraceFinding(len(hands), None, "", "RESULT_MISMATCH",
-                                   C.MATCH_TARGET, f"recorded totals {final['totals']}, "
+                                   "MATCH.TARGET", f"recorded totals {final['totals']}, "
                                    f"the rules give {list(match.final.totals)}"),
                            len(hands), steps_done, True)
     return CheckReport(None, len(hands), steps_done, match.is_over)
@@ -246,14 +245,14 @@ def _compare_result(h: int, match: MatchState, record: dict[str, Any]) -> TraceF
         if name in recorded:
             _int_pair(recorded[name], f"{where}.result.{name}")
     trail = result.score.clauses
-    clause = next((c for c in trail if c != "SCORE.HAND-WINNER"), C.SCORE_VOID)
+    clause = next((c for c in trail if c != "SCORE.HAND-WINNER"), "SCORE.VOID")
     for name, ours in (("outcome", result.outcome.value), ("points", list(result.points)),
                        ("deadwood", list(result.deadwood)), ("winner", result.winner)):
         if name in recorded and recorded[name] != ours:
             return TraceFinding(h, None, "", "RESULT_MISMATCH", clause,
                            f"recorded {name} {recorded[name]!r}, the rules give {ours!r}")
     if "scores" in record and list(record["scores"]) != list(match.scores):
-        return TraceFinding(h, None, "", "RESULT_MISMATCH", C.MATCH_CUMULATIVE,
+        return TraceFinding(h, None, "", "RESULT_MISMATCH", "MATCH.CUMULATIVE",
                        f"recorded scores {record['scores']!r}, the rules give "
                        f"{list(match.scores)!r}")
     return None

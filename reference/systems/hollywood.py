@@ -8,8 +8,20 @@ from dataclasses import dataclass
 
 from ginspec.reference.scoring import MatchResult, MatchTally, final_scores
 from ginspec.reference.systems.results import Result, SystemsError
+from ginspec.reference.typed_rules import GAME_SCORE_PARAMETERS, HAND_PARAMETERS, Engine
 from ginspec.spec.clauses import implements
 from ginspec.spec.parameters import Value, complete
+
+HOLLYWOOD_ENGINE = Engine(
+    "hollywood",
+    honours=HAND_PARAMETERS | GAME_SCORE_PARAMETERS
+    | {"hollywood_games", "hollywood_settlement", "next_dealer", "redeal_dealer",
+       "game_system", "players"},
+    plays={"redeal_dealer": frozenset({"same"}), "game_system": frozenset({"hollywood"}),
+           "players": frozenset({2})},
+)
+"""Hollywood scoring (HOLLYWOOD.*): two-player hands entered in several games at once. Seat 0
+deals first; after a scored hand next_dealer decides, after a void hand the dealer deals again."""
 
 
 @dataclass(frozen=True)

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 from ginspec.reference.scoring import MatchResult, MatchTally, final_scores
 from ginspec.reference.systems.results import Result, SystemsError
+from ginspec.reference.typed_rules import GAME_SCORE_PARAMETERS, HAND_PARAMETERS, Engine
 from ginspec.spec.clauses import implements
 from ginspec.spec.parameters import Value, complete
 
@@ -43,6 +44,17 @@ def net(results: Sequence[Result]) -> tuple[int | None, int]:
         return None, 0
     team = 0 if points[0] > points[1] else 1
     return team, points[team] - points[1 - team]
+
+
+PARTNERSHIP_ENGINE = Engine(
+    "partnership",
+    honours=HAND_PARAMETERS | GAME_SCORE_PARAMETERS
+    | {"partnership_draw", "game_system", "players"},
+    plays={"game_system": frozenset({"partnership"}), "players": frozenset({4})},
+)
+"""Two partnerships at two tables (PARTNER.*): two-player hands, the teams' deals netted, the
+teams' game scored as a two-player game. Who deals is PARTNER.TABLES's, not the dealer
+parameters'."""
 
 
 @dataclass(frozen=True)

@@ -6,23 +6,43 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, Final
 
 from ginspec.reference.game import Deal, HandState, deal_from_seed
 from ginspec.reference.game.match import hand_seed
-from ginspec.reference.game.rules import GameRules, game_rules
 from ginspec.reference.game.state import CHANCE
 from ginspec.reference.game.strategies import Strategy
-from ginspec.reference.systems.hollywood import HollywoodGame
-from ginspec.reference.systems.partnership import PartnershipGame, tables, team_of
+from ginspec.reference.systems.hollywood import HOLLYWOOD_ENGINE, HollywoodGame
+from ginspec.reference.systems.partnership import (
+    PARTNERSHIP_ENGINE,
+    PartnershipGame,
+    tables,
+    team_of,
+)
 from ginspec.reference.systems.results import Result, result_in_seats
-from ginspec.reference.systems.three import ThreeGame
+from ginspec.reference.systems.three import THREE_PLAYER_ENGINE, ThreeGame
+from ginspec.reference.typed_rules import Engine, Rules, game_rules
 from ginspec.spec.cards import card_str
 from ginspec.spec.errors import GinspecError
 from ginspec.spec.parameters import Value
 
+SYSTEM_ENGINES: Final[dict[str, Engine]] = {
+    "three_player": THREE_PLAYER_ENGINE, "partnership": PARTNERSHIP_ENGINE,
+    "hollywood": HOLLYWOOD_ENGINE,
+}
 
-def play_hand(rules: GameRules, deal: Deal, first: int, second: int,
+
+def system_rules(params: Mapping[str, Value], name: str | None = None) -> Rules:
+    """The typed rules of a three-player, partnership or Hollywood ruleset, refused (one line)
+    when its system's engine does not play one of its parameters."""
+    rules = game_rules(params, name)
+    engine = SYSTEM_ENGINES.get(rules.game_system)
+    if engine is None:
+        raise GinspecError(f"game_system {rules.game_system!r} is not played by play_system")
+    return engine.check(rules)
+
+
+def play_hand(rules: Rules, deal: Deal, first: int, second: int,
               strategies: Sequence[Strategy], rng: random.Random) -> tuple[Result, dict[str, Any]]:
     """Play one two-player hand: seat ``first`` is the engine's non-dealer, ``second`` its
     dealer (``deal.dealer`` must be 1). Returns the result in seats and the hand's record."""
@@ -55,8 +75,8 @@ def play_system(params: Mapping[str, Value], profile: str, seed: int,
                 strategies: Sequence[Strategy], max_hands: int = 300) -> dict[str, Any]:
     """Play a whole game of the ruleset's ``game_system`` (three_player, partnership,
     hollywood)."""
-    rules = game_rules(params, profile)
-    system = str(rules.params["game_system"])
+    rules = system_rules(params, profile)
+    system = rules.game_system
     rng = random.Random(f"ginspec-system-play:{seed}")
     hands: list[dict[str, Any]] = []
     index = 0

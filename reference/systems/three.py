@@ -12,8 +12,18 @@ from dataclasses import dataclass
 
 from ginspec.reference.systems.results import Result, SystemsError
 from ginspec.reference.systems.settle import Settlement, Tally, settle
+from ginspec.reference.typed_rules import GAME_SCORE_PARAMETERS, HAND_PARAMETERS, Engine
 from ginspec.spec.clauses import implements
 from ginspec.spec.parameters import Value, complete
+
+THREE_PLAYER_ENGINE = Engine(
+    "three-player",
+    honours=HAND_PARAMETERS | GAME_SCORE_PARAMETERS
+    | {"three_player_mode", "game_system", "players"},
+    plays={"game_system": frozenset({"three_player"}), "players": frozenset({3})},
+)
+"""Three players (THREE.*): two-player hands, the rotation of three_player_mode, the pairs
+settled as games (SETTLE.PAIRWISE). Who deals is the rotation's, not the dealer parameters'."""
 
 
 @dataclass(frozen=True)

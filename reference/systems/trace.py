@@ -12,12 +12,12 @@ from typing import Any
 from ginspec.reference.game import Deal, HandState
 from ginspec.reference.game.deal import DealError
 from ginspec.reference.game.rejections import Rejection
-from ginspec.reference.game.rules import GameRules
 from ginspec.reference.game.trace import CheckReport, TraceError, TraceFinding
 from ginspec.reference.systems.hollywood import HollywoodGame
 from ginspec.reference.systems.partnership import PartnershipGame, tables, team_of
 from ginspec.reference.systems.results import Result, result_in_seats
 from ginspec.reference.systems.three import ThreeGame
+from ginspec.reference.typed_rules import Rules
 from ginspec.spec.clauses import implements
 from ginspec.spec.errors import GinspecError
 
@@ -38,7 +38,7 @@ class _Stop(Exception):
         self.finished = finished
 
 
-def _play(rules: GameRules, record: Any, h: int, first: int, second: int) -> tuple[Result, int]:
+def _play(rules: Rules, record: Any, h: int, first: int, second: int) -> tuple[Result, int]:
     """Replay one hand between seats ``first`` (the engine's non-dealer) and ``second`` (its
     dealer); the result in seats, and the number of steps replayed."""
     where = f"hands[{h - 1}]"
@@ -93,7 +93,7 @@ def _same(h: int, record: Any, name: str, ours: Any, clause: str) -> None:
 
 
 @implements("SYSTEM.TRACE")
-def check_system_trace(data: dict[str, Any], rules: GameRules) -> CheckReport:
+def check_system_trace(data: dict[str, Any], rules: Rules) -> CheckReport:
     """Replay ``data`` (a three-player, partnership or Hollywood trace) under ``rules``; the first
     illegal step or wrong recorded value is the finding. Malformed traces raise TraceError."""
     hands = _get(data, "hands", list, "trace")

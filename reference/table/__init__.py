@@ -1,4 +1,4 @@
-"""Seed 001's table game for three or four players (chapter 14, TABLE.*): a hand as an immutable
+"""Seed 001's table game for two, three or four players (chapter 14, TABLE.*): a hand as an immutable
 state machine (:class:`TableState`), a whole game with penalty points and the prize pool
 (:class:`TableGame`), the penalty and prize arithmetic (:mod:`.scoring`) and the ruling on a
 knock at the table (:func:`adjudicate_table`, TABLE.BEST-PLAY)."""
@@ -9,7 +9,6 @@ from ginspec.reference.table.adjudicate import (
     TableSeatError,
     adjudicate_table,
 )
-from ginspec.reference.table.rules import TableRules, table_rules, table_rules_for_profile
 from ginspec.reference.table.scoring import (
     PrizeSplit,
     TablePenalties,
@@ -18,9 +17,19 @@ from ginspec.reference.table.scoring import (
     table_penalties,
     table_winner,
 )
-from ginspec.reference.table.state import Phase, TableDeal, TableDealError, TableResult, TableState
+from ginspec.reference.table.state import (
+    TABLE_ENGINE,
+    Phase,
+    TableDeal,
+    TableDealError,
+    TableResult,
+    TableState,
+    table_rules,
+    table_rules_for_profile,
+)
 
 __all__ = [
+    "TABLE_ENGINE",
     "DefenderPlay",
     "Phase",
     "PrizeSplit",
@@ -28,7 +37,6 @@ __all__ = [
     "TableDealError",
     "TablePenalties",
     "TableResult",
-    "TableRules",
     "TableRuling",
     "TableScoreError",
     "TableSeatError",

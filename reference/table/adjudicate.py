@@ -36,8 +36,9 @@ from ginspec.reference.melds import (
     optimal_arrangements,
     to_mask,
 )
-from ginspec.reference.table.rules import TableRules, table_rules
 from ginspec.reference.table.scoring import TablePenalties, table_penalties
+from ginspec.reference.table.state import table_rules
+from ginspec.reference.typed_rules import Rules
 from ginspec.reference.vocabulary import DEFENDER
 from ginspec.spec.cards import Card, CardMask, card_str, card_value, cards_of, check_card
 from ginspec.spec.clauses import implements
@@ -156,8 +157,8 @@ class TableRuling:
 # --- input ------------------------------------------------------------------------------------
 
 
-def _rules(ruleset: Mapping[str, Value] | TableRules, players: int) -> TableRules:
-    if isinstance(ruleset, TableRules):
+def _rules(ruleset: Mapping[str, Value] | Rules, players: int) -> Rules:
+    if isinstance(ruleset, Rules):
         rules = ruleset
     else:
         system = ruleset.get("game_system", "table")
@@ -209,18 +210,18 @@ def _check_hands(hands: Sequence[CardMask], knocker: int, discard: Card | None,
 # --- the knocker's declarations ---------------------------------------------------------------
 
 
-def _value(mask: CardMask, rules: TableRules) -> int:
-    ace = rules.base.meld_rules.ace_value
+def _value(mask: CardMask, rules: Rules) -> int:
+    ace = rules.meld_rules.ace_value
     return sum(card_value(c, ace) for c in cards_of(mask))
 
 
 @implements("TABLE.KNOCK")
-def table_declarations(kept: CardMask, rules: TableRules) -> list[Declaration]:
+def table_declarations(kept: CardMask, rules: Rules) -> list[Declaration]:
     """Every legal declaration of the knocker's kept cards (TABLE.KNOCK), in canonical order:
     by deadwood, then by the melds' cards. Empty when the least deadwood is over the limit."""
-    mr = rules.base.meld_rules
-    limit = rules.base.knock_limit
-    if rules.base.showdown.knocker_must_meld_maximally:
+    mr = rules.meld_rules
+    limit = rules.knock_limit
+    if rules.showdown.knocker_must_meld_maximally:
         limit = min(limit, min_deadwood(kept, mr))
     found: list[Declaration] = []
     for chosen in S.disjoint_collections(all_melds(kept, mr)):
@@ -237,10 +238,10 @@ def table_declarations(kept: CardMask, rules: TableRules) -> list[Declaration]:
 
 
 def _fixed_declaration(kept: CardMask, groups: Sequence[Sequence[Card]],
-                       rules: TableRules) -> Declaration | Step:
+                       rules: Rules) -> Declaration | Step:
     """The declaration of ``groups`` or, when the rules refuse it, the trail line saying why.
     Cards not held, or used twice, are bad input (raised)."""
-    mr = rules.base.meld_rules
+    mr = rules.meld_rules
     used = 0
     melds: list[Meld] = []
     for group in groups:
@@ -260,11 +261,11 @@ def _fixed_declaration(kept: CardMask, groups: Sequence[Sequence[Card]],
         melds.append(meld)
     dead = kept & ~used
     deadwood = _value(dead, rules)
-    if deadwood > rules.base.knock_limit:
+    if deadwood > rules.knock_limit:
         return "TABLE.KNOCK", (f"declaration refused: deadwood {deadwood} is above the knock "
-                               f"limit {rules.base.knock_limit}")
+                               f"limit {rules.knock_limit}")
     least = min_deadwood(kept, mr)
-    if rules.base.showdown.knocker_must_meld_maximally and deadwood > least:
+    if rules.showdown.knocker_must_meld_maximally and deadwood > least:
         return "SHOWDOWN.DECLARATION.MAXIMAL", (f"declaration refused: deadwood {deadwood}, but "
                                                 f"the cards can be melded down to {least}")
     ordered = tuple(sorted(melds, key=lambda m: m.key))
@@ -275,14 +276,14 @@ def _fixed_declaration(kept: CardMask, groups: Sequence[Sequence[Card]],
 
 
 @implements("TABLE.SHOWDOWN", "TABLE.LAYOFF-ORIGINAL", "TABLE.BEST-PLAY")
-def best_table_defence(table: Table, cards: Cards, rules: TableRules, seat: int,
+def best_table_defence(table: Table, cards: Cards, rules: Rules, seat: int,
                        gin: bool) -> tuple[DefenderPlay, Table]:
     """One defender's best play onto ``table`` (the knocker's melds with the layoffs made so
     far): the spread and layoffs leaving him the least deadwood; ties go to fewer cards laid
     off, then the laid-off cards lowest in card number, then the canonical arrangement of the
     rest (TABLE.BEST-PLAY). Returns the play and the table after it."""
-    srules = rules.base.showdown
-    mr = rules.base.meld_rules
+    srules = rules.showdown
+    mr = rules.meld_rules
     mask = to_mask(cards)
     plans = S.layoff_plans(table, mask, srules, DEFENDER, gin)
     laid = min(plans, key=lambda m: (min_deadwood(mask & ~m, mr), m.bit_count(), cards_of(m)))
@@ -315,7 +316,7 @@ class _Showdown:
 
 
 def _showdown(decl: Declaration, hands: Sequence[CardMask], knocker: int,
-              rules: TableRules) -> _Showdown:
+              rules: Rules) -> _Showdown:
     n = len(hands)
     table: Table = S.table_of(decl.melds)
     plays: list[DefenderPlay] = []
@@ -325,7 +326,8 @@ def _showdown(decl: Declaration, hands: Sequence[CardMask], knocker: int,
         play, table = best_table_defence(table, hands[seat], rules, seat, decl.gin)
         plays.append(play)
         deadwood[seat] = play.deadwood
-    pens = table_penalties(knocker, deadwood, rules.gin_bonus, rules.undercut_bonus)
+    pens = table_penalties(knocker, deadwood, rules.gin_bonus, rules.undercut_bonus,
+                           rules.undercut_on_tie == "undercut")
     return _Showdown(tuple(plays), table, tuple(deadwood), pens)
 
 
@@ -336,7 +338,7 @@ def _showdown(decl: Declaration, hands: Sequence[CardMask], knocker: int,
 def adjudicate_table(
     hands: Sequence[Cards],
     knocker: int,
-    ruleset: Mapping[str, Value] | TableRules,
+    ruleset: Mapping[str, Value] | Rules,
     *,
     discard: Card | None = None,
     knocker_melds: Sequence[Sequence[Card]] | None = None,
@@ -355,7 +357,7 @@ def adjudicate_table(
     n = len(masks)
     if type(knocker) is not int:
         raise TableSeatError(f"knocker: a seat number, not {type(knocker).__name__} {knocker!r}")
-    if not isinstance(ruleset, TableRules):
+    if not isinstance(ruleset, Rules):
         check_ruleset(ruleset)
     if discard is not None:
         check_card(discard)
@@ -367,7 +369,7 @@ def adjudicate_table(
     rules = _rules(ruleset, n)
     _check_hands(masks, knocker, discard, rules.hand_size)
     kmask = masks[knocker]
-    limit = rules.base.knock_limit
+    limit = rules.knock_limit
 
     def verdict(trail: list[Step], considered: int = 0) -> TableRuling:
         return TableRuling("illegal_knock", n, knocker, limit, None, (), (), None, None, None,
@@ -380,7 +382,7 @@ def adjudicate_table(
         fixed = _fixed_declaration(kmask, knocker_melds, rules)
         if not isinstance(fixed, Declaration):
             return verdict([fixed, ("DEADWOOD.MINIMUM", "the best arrangement of these cards "
-                                    f"has deadwood {min_deadwood(kmask, rules.base.meld_rules)}")])
+                                    f"has deadwood {min_deadwood(kmask, rules.meld_rules)}")])
         shown = _showdown(fixed, masks, knocker, rules)
         return _ruling(rules, knocker, fixed, shown, masks, discard, 1, chosen=False)
 
@@ -405,19 +407,19 @@ def adjudicate_table(
                    chosen=True)
 
 
-def _no_knock_text(kmask: CardMask, rules: TableRules) -> str:
-    mr = rules.base.meld_rules
+def _no_knock_text(kmask: CardMask, rules: Rules) -> str:
+    mr = rules.meld_rules
     if kmask.bit_count() == rules.hand_size + 1:
         least = min(min_deadwood(kmask & ~(1 << c), mr) for c in cards_of(kmask))
         text = f"after the best discard the least deadwood is {least}"
     else:
         least = min_deadwood(kmask, mr)
         text = f"the least deadwood of the cards kept is {least}"
-    return f"no legal knock: {text}, above the knock limit {rules.base.knock_limit}"
+    return f"no legal knock: {text}, above the knock limit {rules.knock_limit}"
 
 
-def _layoff_step(meld: TableMeld, layoff: Layoff, seat: int, rules: TableRules) -> Step:
-    mr = rules.base.meld_rules
+def _layoff_step(meld: TableMeld, layoff: Layoff, seat: int, rules: Rules) -> Step:
+    mr = rules.meld_rules
     if meld.kind is MeldKind.SET:
         clause = "LAYOFF.SET"
     elif check_meld([*meld.original.cards, layoff.card], mr).valid:
@@ -428,9 +430,9 @@ def _layoff_step(meld: TableMeld, layoff: Layoff, seat: int, rules: TableRules) 
 
 
 def _blocked(table: Table, play: DefenderPlay, laid_by: Mapping[Card, int],
-             rules: TableRules, gin: bool) -> Iterator[Step]:
+             rules: Rules, gin: bool) -> Iterator[Step]:
     """Trail lines for the cards a defender kept that a rule kept off the knocker's melds."""
-    srules = rules.base.showdown
+    srules = rules.showdown
     for card in play.deadwood_cards:
         for meld in table:
             why = S.fit_failure(meld, card, srules)
@@ -446,11 +448,11 @@ def _blocked(table: Table, play: DefenderPlay, laid_by: Mapping[Card, int],
                        f"{next_to},{via}; only the knocker's melds as declared take layoffs")
 
 
-def _ruling(rules: TableRules, knocker: int, decl: Declaration, shown: _Showdown,
+def _ruling(rules: Rules, knocker: int, decl: Declaration, shown: _Showdown,
             masks: Sequence[CardMask], discard: Card | None, considered: int, *,
             chosen: bool) -> TableRuling:
     n = len(masks)
-    limit = rules.base.knock_limit
+    limit = rules.knock_limit
     trail: list[Step] = []
     if discard is not None:
         trail.append(("TABLE.KNOCK", f"seat {knocker} knocks, discarding {card_str(discard)} "
@@ -460,14 +462,14 @@ def _ruling(rules: TableRules, knocker: int, decl: Declaration, shown: _Showdown
                       "the knocker the best net result against the defenders' best replies"))
     trail.append(("TABLE.KNOCK", f"seat {knocker} declares {decl}: deadwood {decl.deadwood} "
                                  f"(limit {limit})"))
-    if rules.base.showdown.knocker_must_meld_maximally:
+    if rules.showdown.knocker_must_meld_maximally:
         trail.append(("SHOWDOWN.DECLARATION.MAXIMAL",
                       "the knocker must meld as far as possible: this is his least deadwood"))
     if decl.gin:
         trail.append(("KNOCK.GIN", "no deadwood: gin"))
     table: Table = S.table_of(decl.melds)
     laid_by: dict[Card, int] = {}
-    srules = rules.base.showdown
+    srules = rules.showdown
     for play in shown.plays:
         melds = " / ".join(str(m) for m in play.melds) or "no melds"
         trail.append(("TABLE.SHOWDOWN", f"seat {play.seat} spreads {melds}"))

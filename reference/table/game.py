@@ -9,10 +9,10 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from ginspec.reference.game.match import hand_seed
-from ginspec.reference.table.rules import TableRules
 from ginspec.reference.table.scoring import PrizeSplit, prize_split, table_winner
 from ginspec.reference.table.state import TableDeal, TableState
 from ginspec.reference.table.strategies import TableStrategy
+from ginspec.reference.typed_rules import Rules
 from ginspec.spec.cards import card_str
 from ginspec.spec.clauses import implements
 
@@ -21,14 +21,14 @@ from ginspec.spec.clauses import implements
 class TableGame:
     """The penalty totals after the hands played so far, and the hand in progress."""
 
-    rules: TableRules
+    rules: Rules
     seed: int
     totals: tuple[int, ...]
     hands_played: int
     hand: TableState
 
     @classmethod
-    def new(cls, rules: TableRules, seed: int) -> TableGame:
+    def new(cls, rules: Rules, seed: int) -> TableGame:
         """Seat 0 deals the first hand (TABLE.DEALER)."""
         deal = TableDeal.from_seed(hand_seed(seed, 0), rules.players, 0)
         return cls(rules, seed, (0,) * rules.players, 0, TableState.new(deal, rules))
@@ -68,7 +68,7 @@ class TableGame:
                            self.rules.prize_window)
 
 
-def play_table_game(rules: TableRules, seed: int, players: Sequence[TableStrategy],
+def play_table_game(rules: Rules, seed: int, players: Sequence[TableStrategy],
                     pool: int = 10000, max_hands: int = 200) -> dict[str, Any]:
     """Play a whole game between built-in strategies; the JSON-ready trace."""
     rng = random.Random(f"ginspec-table-play:{seed}")

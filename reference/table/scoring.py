@@ -46,14 +46,16 @@ def void_penalties(players: int) -> TablePenalties:
 
 @implements("TABLE.UNDERCUT", "TABLE.PENALTY")
 def table_penalties(
-    knocker: int, deadwood: Sequence[int], gin_bonus: int = 25, undercut_bonus: int = 25
+    knocker: int, deadwood: Sequence[int], gin_bonus: int = 25, undercut_bonus: int = 25,
+    tie_undercuts: bool = False,
 ) -> TablePenalties:
     """Penalties of a hand ended by ``knocker``; ``deadwood[seat]`` after all layoffs.
 
     Gin (the knocker's deadwood is 0): every other player is charged his deadwood + gin_bonus.
     Otherwise the undercutter is the defender with the least deadwood if that is strictly less
-    than the knocker's (a tie between defenders goes to the first in turn order from the
-    knocker's left). No undercut: each defender is charged his deadwood minus the knocker's.
+    than the knocker's, or equal to it when ``tie_undercuts`` (``undercut_on_tie=undercut``,
+    SCORE.TIE); a tie between defenders goes to the first in turn order from the knocker's
+    left. No undercut: each defender is charged his deadwood minus the knocker's.
     Undercut: every other player is charged his deadwood minus the undercutter's, and the
     knocker undercut_bonus more.
     """
@@ -72,7 +74,7 @@ def table_penalties(
         pens = [0 if s == knocker else deadwood[s] + gin_bonus for s in range(n)]
         return TablePenalties("gin", knocker, knocker, tuple(pens))
     low = min(deadwood[s] for s in order)
-    if low >= dk:
+    if low > dk or (low == dk and not tie_undercuts):
         pens = [0 if s == knocker else deadwood[s] - dk for s in range(n)]
         return TablePenalties("knock", knocker, knocker, tuple(pens))
     under = next(s for s in order if deadwood[s] == low)

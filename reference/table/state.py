@@ -19,7 +19,7 @@ immutable, changes nothing.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import Enum
 from typing import Any
@@ -29,8 +29,8 @@ from ginspec.reference.game.actions import Action, Kind, canonical_melds, parse_
 from ginspec.reference.game.deal import deal_from_seed
 from ginspec.reference.game.rejections import Code, Rejection
 from ginspec.reference.melds import Meld, all_melds, check_meld, make_meld, min_deadwood
-from ginspec.reference.table.rules import TableRules
 from ginspec.reference.table.scoring import TablePenalties, table_penalties, void_penalties
+from ginspec.reference.typed_rules import Engine, Rules, game_rules
 from ginspec.reference.vocabulary import DEFENDER
 from ginspec.spec.cards import (
     FULL_DECK,
@@ -45,6 +45,47 @@ from ginspec.spec.cards import (
 )
 from ginspec.spec.clauses import implements
 from ginspec.spec.errors import GinspecError
+from ginspec.spec.parameters import Value
+from ginspec.spec.profiles import ruleset
+
+TABLE_ENGINE = Engine(
+    "table",
+    honours=frozenset({
+        "ace_high_runs", "wraparound_runs", "ace_value", "knock_limit", "gin_compulsory",
+        "big_gin_bonus", "knocker_must_meld_maximally", "layoff_chain", "layoff_after_gin",
+        "knocker_may_lay_off", "first_turn", "discard_taken_card", "take_and_return_void",
+        "discard_take_cap", "wall_size", "knock_on_wall_draw", "wall_action", "gin_bonus",
+        "undercut_bonus", "undercut_on_tie", "oklahoma", "game_system", "players",
+        "penalty_limit", "prize_winner_share", "prize_window",
+    }),
+    plays={
+        "gin_compulsory": frozenset({False}), "big_gin_bonus": frozenset({0}),
+        "knocker_may_lay_off": frozenset({False}), "first_turn": frozenset({"plain"}),
+        "discard_taken_card": frozenset({"never", "always"}),
+        "take_and_return_void": frozenset({False}), "discard_take_cap": frozenset({0}),
+        "knock_on_wall_draw": frozenset({True}), "wall_action": frozenset({"void", "reshuffle"}),
+        "undercut_on_tie": frozenset({"undercut", "knocker_scores_zero"}),
+        "oklahoma": frozenset({False}), "game_system": frozenset({"table"}),
+        "players": frozenset({2, 3, 4}),
+    },
+)
+"""Seed 001's table game (SYSTEM.KIND, TABLE.*): the parameters it reads, and the values of
+those whose rule it fixes."""
+
+
+def table_rules(params: Mapping[str, Value] | None = None, name: str | None = None) -> Rules:
+    """The typed rules of a ruleset for the table game, or ParameterError naming the first
+    parameter the table engine does not play (TABLE.PLAYERS)."""
+    return TABLE_ENGINE.check(game_rules(params, name))
+
+
+def table_rules_for_profile(profile: str, overrides: Mapping[str, Value] | None = None,
+                            players: int | None = None) -> Rules:
+    """The table rules of a profile (e.g. serbian-online) for ``players`` players."""
+    extra = dict(overrides or {})
+    if players is not None:
+        extra["players"] = players
+    return table_rules(ruleset(profile, extra), name=profile)
 
 
 class TableDealError(GinspecError):
@@ -64,8 +105,8 @@ class TableDeal:
         if len(self.deck) != NUM_CARDS or mask_of(
                 c for c in self.deck if 0 <= c < NUM_CARDS) != FULL_DECK:
             raise TableDealError("a deal lists each of the 52 cards exactly once")
-        if self.players not in (3, 4):
-            raise TableDealError(f"the table engine seats 3 or 4 players, not {self.players}")
+        if self.players not in (2, 3, 4):
+            raise TableDealError(f"the table engine seats 2 to 4 players, not {self.players}")
         if not 0 <= self.dealer < self.players:
             raise TableDealError(f"dealer {self.dealer} is not a seat of {self.players}")
 
@@ -83,10 +124,11 @@ class TableDeal:
         n = len(hands)
         dealer = n - 1 if dealer is None else dealer
         cards = [parse_cards(h) for h in hands]
-        if n not in (3, 4) or any(len(c) != 7 for c in cards):
-            raise TableDealError("from_hands takes 3 or 4 hands of 7 cards")
+        size = 10 if n == 2 else 7  # TABLE.DEAL
+        if n not in (2, 3, 4) or any(len(c) != size for c in cards):
+            raise TableDealError("from_hands takes 2 hands of 10 cards, or 3 or 4 hands of 7")
         deck: list[Card] = []
-        for k in range(7):
+        for k in range(size):
             for j in range(1, n + 1):
                 deck.append(cards[(dealer + j) % n][k])
         deck += parse_cards(upcard) + parse_cards(stock_top)
@@ -142,7 +184,7 @@ class TableState:
     defenders' melded cards stay in their hands; laid-off cards move to ``table``)."""
 
     deal: TableDeal
-    rules: TableRules
+    rules: Rules
     hands: tuple[CardMask, ...]
     stock: tuple[Card, ...]
     pile: tuple[Card, ...]
@@ -165,7 +207,7 @@ class TableState:
 
     @classmethod
     @implements("TABLE.DEAL", "TABLE.TURN-ORDER")
-    def new(cls, deal: TableDeal, rules: TableRules) -> TableState:
+    def new(cls, deal: TableDeal, rules: Rules) -> TableState:
         """The state after the deal: the player left of the dealer moves first."""
         if deal.players != rules.players:
             raise TableDealError(f"a deal for {deal.players} players under rules for "
@@ -201,7 +243,7 @@ class TableState:
     # --- checking ------------------------------------------------------------------------------
 
     def _srules(self) -> S.ShowdownRules:
-        return self.rules.base.showdown
+        return self.rules.showdown
 
     def _reject(self, code: Code, message: str, action: Action, clause: str) -> Rejection:
         return Rejection(code, message, action=str(action), clause=clause)
@@ -245,16 +287,16 @@ class TableState:
             if not hand >> card & 1:
                 raise self._reject(Code.CARD_NOT_IN_HAND, f"{card_str(card)} is not in the hand",
                                    act, "TABLE.TURN")
-            if card == self.taken and self.rules.base.discard_taken_card != "always":
+            if card == self.taken and self.rules.discard_taken_card != "always":
                 raise self._reject(Code.DISCARD_OF_TAKEN_CARD, f"{card_str(card)} was just "
                                    "taken from the discard pile", act, "TABLE.TURN")
             if kind is Kind.KNOCK:
                 rest = hand & ~(1 << card)
-                least = min_deadwood(rest, self.rules.base.meld_rules)
-                if least > self.rules.base.knock_limit:
+                least = min_deadwood(rest, self.rules.meld_rules)
+                if least > self.rules.knock_limit:
                     raise self._reject(Code.KNOCK_OVER_LIMIT, f"deadwood {least} after "
                                        f"discarding {card_str(card)} is above the knock limit "
-                                       f"{self.rules.base.knock_limit}", act, "TABLE.KNOCK")
+                                       f"{self.rules.knock_limit}", act, "TABLE.KNOCK")
             return None
         if kind is Kind.DECLARE:
             return self._check_melds(act, hand, knocker=True)
@@ -277,7 +319,7 @@ class TableState:
         return None
 
     def _check_melds(self, act: Action, hand: CardMask, knocker: bool) -> tuple[Meld, ...]:
-        mrules = self.rules.base.meld_rules
+        mrules = self.rules.meld_rules
         used = 0
         melds: list[Meld] = []
         for group in act.melds:
@@ -300,10 +342,10 @@ class TableState:
             melds.append(meld)
         if knocker:
             dead = sum(card_value(c, mrules.ace_value) for c in cards_of(hand & ~used))
-            if dead > self.rules.base.knock_limit:
+            if dead > self.rules.knock_limit:
                 raise self._reject(Code.DECLARATION_OVER_LIMIT, f"declared deadwood {dead} is "
                                    f"above the knock limit", act, "TABLE.KNOCK")
-            if self.rules.base.showdown.knocker_must_meld_maximally and \
+            if self.rules.showdown.knocker_must_meld_maximally and \
                     dead > min_deadwood(hand, mrules):
                 raise self._reject(Code.DECLARATION_NOT_MAXIMAL, f"declared deadwood {dead} is "
                                    "more than the hand's least", act, "TABLE.KNOCK")
@@ -330,7 +372,7 @@ class TableState:
         elif ph in (Phase.DECLARE, Phase.MELD):
             kind = Kind.DECLARE if ph is Phase.DECLARE else Kind.MELD
             for chosen in S.disjoint_collections(all_melds(self.hands[p],
-                                                         self.rules.base.meld_rules)):
+                                                         self.rules.meld_rules)):
                 yield Action(kind, melds=canonical_melds(m.cards for m in chosen))
         else:
             for c in cards_of(self.dead[p]):
@@ -376,7 +418,7 @@ class TableState:
             used = mask_of(c for m in melds for c in m.cards)
             dead = list(self.dead)
             dead[p] = self.hands[p] & ~used
-            dw = sum(card_value(c, self.rules.base.meld_rules.ace_value) for c in cards_of(dead[p]))
+            dw = sum(card_value(c, self.rules.meld_rules.ace_value) for c in cards_of(dead[p]))
             spreads = list(self.spreads)
             spreads[p] = melds
             return replace(self, declared=melds, knocker_deadwood=dw, table=S.table_of(melds),
@@ -405,16 +447,16 @@ class TableState:
         return replace(s, phase=Phase.MELD, to_move=nxt)
 
     def _after_discard(self, p: int) -> TableState:
-        if len(self.stock) > self.rules.base.wall_size:
+        if len(self.stock) > self.rules.wall_size:
             return replace(self, phase=Phase.DRAW, to_move=self.next_seat(p))
-        if self.reshuffles == 0 and self.rules.base.wall_action == "reshuffle":
+        if self.reshuffles == 0 and self.rules.wall_action == "reshuffle":
             below = list(self.pile[:-1])
             # seeded by the deal's deck order alone, so a trace (deck + actions) replays it
             random.Random("ginspec-table-reshuffle:" + ",".join(map(str, self.deal.deck))
                           ).shuffle(below)
             s = replace(self, stock=self.stock + tuple(below), pile=self.pile[-1:],
                         reshuffles=1)
-            if len(s.stock) > self.rules.base.wall_size:
+            if len(s.stock) > self.rules.wall_size:
                 return replace(s, phase=Phase.DRAW, to_move=self.next_seat(p))
             self = s
         return replace(self, phase=Phase.OVER, to_move=None,
@@ -422,9 +464,10 @@ class TableState:
 
     def _finish(self) -> TableState:
         assert self.knocker is not None
-        mrules = self.rules.base.meld_rules
+        mrules = self.rules.meld_rules
         dw = [sum(card_value(c, mrules.ace_value) for c in cards_of(d)) for d in self.dead]
-        pens = table_penalties(self.knocker, dw, self.rules.gin_bonus, self.rules.undercut_bonus)
+        pens = table_penalties(self.knocker, dw, self.rules.gin_bonus, self.rules.undercut_bonus,
+                              self.rules.undercut_on_tie == "undercut")
         return replace(self, phase=Phase.OVER, to_move=None,
                        result=TableResult(pens, tuple(dw)))
 

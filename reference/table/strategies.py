@@ -28,18 +28,18 @@ class RandomTableStrategy:
 
 
 def _dw(state: TableState, mask: CardMask) -> int:
-    return min_deadwood(mask, state.rules.base.meld_rules)
+    return min_deadwood(mask, state.rules.meld_rules)
 
 
 def _after_layoffs(state: TableState, dead: CardMask) -> int:
-    table, rules, gin = state.table, state.rules.base.showdown, state.knocker_deadwood == 0
+    table, rules, gin = state.table, state.rules.showdown, state.knocker_deadwood == 0
     while True:
         options = S.legal_layoffs(table, dead, rules, "defender", gin)
         if not options:
             break
         table = S.apply_layoff(table, options[0], rules, "defender", gin, hand=dead)
         dead &= ~(1 << options[0].card)
-    return sum(card_value(c, state.rules.base.meld_rules.ace_value) for c in cards_of(dead))
+    return sum(card_value(c, state.rules.meld_rules.ace_value) for c in cards_of(dead))
 
 
 class GreedyTableStrategy:
@@ -69,7 +69,7 @@ class GreedyTableStrategy:
                     for c in m:
                         used |= 1 << c
                 if state.phase is Phase.DECLARE:
-                    ace = state.rules.base.meld_rules.ace_value
+                    ace = state.rules.meld_rules.ace_value
                     return (sum(card_value(c, ace) for c in cards_of(hand & ~used)), str(a))
                 try:
                     return (_after_layoffs(state, hand & ~used), str(a))

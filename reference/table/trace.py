@@ -8,9 +8,9 @@ from typing import Any
 
 from ginspec.reference.game.rejections import Rejection
 from ginspec.reference.game.trace import CheckReport, TraceError, TraceFinding
-from ginspec.reference.table.rules import TableRules
 from ginspec.reference.table.scoring import prize_split, table_winner
 from ginspec.reference.table.state import TableDeal, TableDealError, TableState
+from ginspec.reference.typed_rules import Rules
 from ginspec.spec.cards import parse_cards
 from ginspec.spec.clauses import implements
 from ginspec.spec.errors import CardError
@@ -24,7 +24,7 @@ def _list(obj: Any, name: str, where: str) -> list[Any]:
 
 
 @implements("TABLE.REJECTION", "TABLE.DEALER", "SYSTEM.TRACE")
-def check_table_trace(data: dict[str, Any], rules: TableRules) -> CheckReport:
+def check_table_trace(data: dict[str, Any], rules: Rules) -> CheckReport:
     """Replay ``data`` (a table-game trace) under ``rules``; the first illegal step or wrong
     recorded value is the finding, the game's end and prize split included (SYSTEM.TRACE).
     Malformed traces raise TraceError."""

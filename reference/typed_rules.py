@@ -1,0 +1,220 @@
+"""One typed view of a ruleset, read by every engine, and the parameters each engine honours.
+
+:class:`Rules` has one typed field per parameter of ``spec/parameters.toml`` (same names), named
+predicates for the questions engines ask (``knock_limit_from_upcard``, ``upcard_offer``,
+``hand_size`` ...), and the two projections the meld and showdown functions take
+(``meld_rules``, ``showdown``). Build it with :func:`game_rules` (a ``Ruleset`` or any mapping;
+missing names take their catalogue default) or :func:`rules_for_profile`.
+
+An :class:`Engine` names the parameters it honours (and, for some, the values it plays). A
+ruleset that sets any other parameter away from its catalogue default is refused by
+:meth:`Engine.check` with one line naming the parameter and the engine (SYSTEM.KIND): nothing is
+accepted and ignored.
+
+    >>> rules = rules_for_profile("oklahoma")
+    >>> rules.knock_limit_from_upcard, rules.game_target
+    (True, 150)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields
+from functools import cached_property, lru_cache
+
+from ginspec.reference.layoffs import ShowdownRules
+from ginspec.reference.meld_rules import MeldRules
+from ginspec.spec.errors import ParameterError
+from ginspec.spec.parameters import Value, check_combination, complete, parameters
+from ginspec.spec.profiles import ruleset
+
+
+@dataclass(frozen=True, eq=False)
+class Rules:
+    """Every parameter of a ruleset as a typed field (names as in the catalogue), and ``name``:
+    the profile it came from ("custom" for a bare mapping)."""
+
+    ace_high_runs: bool
+    wraparound_runs: bool
+    ace_value: int
+    knock_limit: int
+    gin_compulsory: bool
+    big_gin_bonus: int
+    knocker_must_meld_maximally: bool
+    layoff_chain: str
+    layoff_after_gin: str
+    knocker_may_lay_off: bool
+    first_turn: str
+    discard_taken_card: str
+    take_and_return_void: bool
+    discard_take_cap: int
+    wall_size: int
+    knock_on_wall_draw: bool
+    wall_action: str
+    redeal_dealer: str
+    gin_bonus: int
+    undercut_bonus: int
+    undercut_on_tie: str
+    oklahoma: bool
+    oklahoma_ace: str
+    spade_double: str
+    game_target: int
+    game_bonus: int
+    box_bonus: int
+    boxes_count_toward_target: bool
+    extra_boxes: bool
+    shutout_effect: str
+    shutout_bonus: int
+    shutout_test: str
+    first_dealer: str
+    next_dealer: str
+    game_system: str
+    players: int
+    penalty_limit: int
+    prize_winner_share: int
+    prize_window: int
+    three_player_mode: str
+    partnership_draw: str
+    hollywood_games: int
+    hollywood_settlement: str
+    name: str = field(default="custom", kw_only=True)
+
+    # --- named predicates ------------------------------------------------------------------
+
+    @property
+    def knock_limit_from_upcard(self) -> bool:
+        """OKLAHOMA.KNOCK-LIMIT: the hand's first upcard sets the knock limit (not knock_limit)."""
+        return self.oklahoma
+
+    @property
+    def spade_upcard_doubles(self) -> bool:
+        """OKLAHOMA.SPADES: a spade upcard doubles the hand's score."""
+        return self.oklahoma and self.spade_double != "off"
+
+    @property
+    def eleven_card_start(self) -> bool:
+        """ELEVEN.DEAL: the non-dealer is dealt eleven cards and no upcard is turned."""
+        return self.first_turn == "eleven_card_start"
+
+    @property
+    def upcard_offer(self) -> bool:
+        """FIRST.UPCARD-OFFER: the upcard is offered to the non-dealer, then the dealer."""
+        return self.first_turn == "upcard_offer"
+
+    @property
+    def plain_first_turn(self) -> bool:
+        """FIRST.PLAIN: the first player draws from the stock or takes the upcard like any
+        discard; nobody is offered it."""
+        return self.first_turn == "plain"
+
+    @property
+    def hand_size(self) -> int:
+        """TABLE.DEAL: ten cards each for two players, seven for three or four."""
+        return 10 if self.players == 2 else 7
+
+    # --- views for the meld and showdown functions and for scoring -------------------------
+
+    @cached_property
+    def params(self) -> dict[str, Value]:
+        """Every parameter's value, in catalogue order (for the scoring functions)."""
+        return {f.name: getattr(self, f.name) for f in fields(self) if f.name != "name"}
+
+    @cached_property
+    def meld_rules(self) -> MeldRules:
+        return MeldRules.from_params(self.params)
+
+    @cached_property
+    def showdown(self) -> ShowdownRules:
+        """The showdown rules with limit 10: an engine replaces the limit per hand."""
+        return ShowdownRules.from_params({**self.params, "knock_limit": 10})
+
+    def __repr__(self) -> str:
+        return f"Rules(name={self.name!r})"
+
+
+def game_rules(params: Mapping[str, Value] | None = None, name: str | None = None) -> Rules:
+    """The typed rules of a Ruleset or a mapping (missing names default; unknown names, bad
+    values and impossible combinations raise ParameterError)."""
+    label = name or str(getattr(params, "name", "custom"))
+    values = complete(params or {})
+    check_combination(values)
+    return Rules(**values, name=label)  # type: ignore[arg-type]
+
+
+@lru_cache(maxsize=64)
+def _profile_rules(profile: str, overrides: tuple[tuple[str, Value], ...]) -> Rules:
+    return game_rules(ruleset(profile, dict(overrides)), name=profile)
+
+
+def rules_for_profile(profile: str, overrides: Mapping[str, Value] | None = None) -> Rules:
+    """The typed rules of a named profile with overrides (``ginspec.spec.profiles``)."""
+    return _profile_rules(profile, tuple(sorted((overrides or {}).items())))
+
+
+HAND_PARAMETERS: frozenset[str] = frozenset({
+    "ace_high_runs", "wraparound_runs", "ace_value", "knock_limit", "gin_compulsory",
+    "big_gin_bonus", "knocker_must_meld_maximally", "layoff_chain", "layoff_after_gin",
+    "knocker_may_lay_off", "first_turn", "discard_taken_card", "take_and_return_void",
+    "discard_take_cap", "wall_size", "knock_on_wall_draw", "wall_action", "gin_bonus",
+    "undercut_bonus", "undercut_on_tie", "oklahoma", "oklahoma_ace", "spade_double",
+})
+"""The parameters of one two-player hand (chapters 01-10, 12, 13): what ``HandState`` reads."""
+
+GAME_SCORE_PARAMETERS: frozenset[str] = frozenset({
+    "game_target", "game_bonus", "box_bonus", "boxes_count_toward_target", "extra_boxes",
+    "shutout_effect", "shutout_bonus", "shutout_test",
+})
+"""The parameters of a game's score (chapter 11: MATCH.*): ``scoring.final_scores`` reads them."""
+
+DEALER_PARAMETERS: frozenset[str] = frozenset({"first_dealer", "next_dealer", "redeal_dealer"})
+"""Who deals the first hand, the hand after a scored hand, and after a void hand."""
+
+
+@dataclass(frozen=True)
+class Engine:
+    """An engine's declaration: the parameters it honours; for some, the only values it plays.
+
+    ``check`` refuses a ruleset that moves any other parameter away from its catalogue default,
+    or gives a restricted parameter a value the engine does not play.
+    """
+
+    name: str
+    honours: frozenset[str]
+    plays: Mapping[str, frozenset[Value]] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        known = parameters()
+        for pname in (*self.honours, *self.plays):
+            if pname not in known:
+                raise ParameterError(f"engine {self.name}: unknown parameter {pname!r}")
+        for pname in self.plays:
+            if pname not in self.honours:
+                raise ParameterError(f"engine {self.name}: {pname} restricted but not honoured")
+
+    def refusal(self, rules: Rules) -> str | None:
+        """The one-line reason ``rules`` is refused, or None if the engine plays it."""
+        for pname, param in parameters().items():
+            value = rules.params[pname]
+            shown = str(value).lower() if isinstance(value, bool) else str(value)
+            if pname not in self.honours:
+                if value != param.default:
+                    return (f"parameter {pname}={shown}: the {self.name} engine does not play "
+                            f"this parameter (it must keep its default)")
+            elif pname in self.plays and value not in self.plays[pname]:
+                allowed = "|".join(sorted(str(v).lower() if isinstance(v, bool) else str(v)
+                                          for v in self.plays[pname]))
+                return (f"parameter {pname}={shown}: the {self.name} engine plays only "
+                        f"{allowed}")
+        return None
+
+    def check(self, rules: Rules) -> Rules:
+        """``rules`` if the engine plays them, else ParameterError (one line)."""
+        reason = self.refusal(rules)
+        if reason is not None:
+            raise ParameterError(reason)
+        return rules
+
+    def applies(self, pname: str) -> bool:
+        """Whether ``pname`` means anything to this engine (``ginspec rules`` shows only
+        these)."""
+        return pname in self.honours
