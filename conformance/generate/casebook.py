@@ -76,9 +76,11 @@ def _opening(case: RulingCase, exp: Expectation, discard: Card | None) -> tuple[
             raise NotPlayable("eleven cards with the upcard among them")
         hand = [c for c in kept if c != upcard] + [throw]
         deal = Deal.from_hands(_cards(hand), _cards(case.defender), card_str(upcard), dealer=DEFENDER)
-        return deal, [(KNOCKER, "take-upcard")], throw
+        return deal, [(KNOCKER, "take-upcard" if rules.upcard_offer else "take-discard")], throw
     face_up = upcard if upcard is not None else free.pop(0)
     deal = Deal.from_hands(_cards(kept), _cards(case.defender), card_str(face_up), card_str(throw), dealer=DEFENDER)
+    if not rules.upcard_offer:  # FIRST.PLAIN: no offer, the non-dealer draws at once
+        return deal, [(KNOCKER, "draw-stock")], throw
     return deal, [(KNOCKER, "pass"), (DEFENDER, "pass"), (KNOCKER, "draw-stock")], throw
 
 

@@ -72,11 +72,12 @@ def stock_cards(deal: Deal) -> list[str]:
     return deal.tokens()[21:]
 
 
-def to_the_wall(deal: Deal) -> list[Step]:
-    """Both pass the upcard, then each draws from the stock and discards the card drawn, the
-    non-dealer first, until two stock cards are left (the 29th discard reaches the wall)."""
+def to_the_wall(deal: Deal, offer: bool = True) -> list[Step]:
+    """Both pass the upcard (if ``offer``; FIRST.PLAIN has none), then each draws from the stock
+    and discards the card drawn, the non-dealer first, until two stock cards are left (the 29th
+    discard reaches the wall)."""
     nd = 1 - deal.dealer
-    steps = [ok(nd, "pass"), ok(deal.dealer, "pass")]
+    steps = [ok(nd, "pass"), ok(deal.dealer, "pass")] if offer else []
     for i, card in enumerate(stock_cards(deal)[:WALL_DRAWS]):
         who = nd if i % 2 == 0 else deal.dealer
         steps += [ok(who, "draw-stock"), ok(who, f"discard {card}")]
@@ -389,7 +390,7 @@ def variant_cases() -> Iterator[Case]:
 def wall_cases() -> Iterator[Case]:
     deal = standard()
     stock = stock_cards(deal)
-    steps = to_the_wall(deal)
+    steps = to_the_wall(deal, offer=False)  # serbian-online: no upcard offer (FIRST.PLAIN)
     n = len(steps)
     last, before_last = stock[WALL_DRAWS - 1], stock[WALL_DRAWS - 2]
     pile_below_top = [UPCARD, *stock[:WALL_DRAWS - 1]]
@@ -413,6 +414,8 @@ def wall_cases() -> Iterator[Case]:
                 at(n + 4, "WALL.RESHUFFLE", phase="draw", to_act=1, stock_size=30,
                    discard_top=stock[WALL_DRAWS])],
     )
+    steps = to_the_wall(deal)
+    n = len(steps)
     yield scripted(
         "proc.reject.wall.must-knock.colony",
         "the wall's last chance: having taken the last discard, the dealer must knock; a plain "
@@ -499,7 +502,7 @@ def showdown_cases() -> Iterator[Case]:
         "proc.reject.big-gin-not-melded.wikipedia",
         "big gin is played (big_gin_bonus = 31), but QD and 5D are not in melds: refused",
         profile="wikipedia", overrides=big, deals=[deal], origin="negative",
-        steps=[ok(1, "take-upcard"),
+        steps=[ok(1, "take-discard"),  # wikipedia (seed 002): no offer (FIRST.PLAIN)
                refused(1, "big-gin", "BIG_GIN_NOT_MELDED", "KNOCK.BIG-GIN-SHAPE")],
         clauses=["ACTION.REJECTION", "KNOCK.BIG-GIN"], violates=["KNOCK.BIG-GIN-SHAPE"],
         points=[at(2, "KNOCK.BIG-GIN-SHAPE", phase="discard", to_act=1, hand_sizes=[10, 11],
@@ -511,7 +514,7 @@ def showdown_cases() -> Iterator[Case]:
         "after big gin the eleven cards must all be declared in melds: a declaration of ten of "
         "them leaving 6C over is refused",
         profile="wikipedia", overrides=big, deals=[gin], origin="negative",
-        steps=[ok(1, "take-upcard"), ok(1, "big-gin", "KNOCK.BIG-GIN"),
+        steps=[ok(1, "take-discard"), ok(1, "big-gin", "KNOCK.BIG-GIN"),
                refused(1, f"declare {MELDS_1}", "DECLARATION_ELEVEN_CARDS",
                        "SHOWDOWN.DECLARATION"),
                ok(1, "declare 2C 3C 4C 5C 6C / 7D 7H 7S / JS QS KS")],
@@ -528,7 +531,7 @@ def showdown_cases() -> Iterator[Case]:
         "layoffs onto the melds as first spread only: TS extends 7S 8S 9S, but JS would extend "
         "it only through the laid-off TS",
         profile="serbian-online", deals=[chain], origin="negative",
-        steps=[ok(1, "take-upcard"), ok(1, "knock QD"),
+        steps=[ok(1, "take-discard"), ok(1, "knock QD"),  # FIRST.PLAIN: no offer
                ok(1, "declare 2C 3C 4C / 7C 7D 7H / 7S 8S 9S"),
                ok(0, "meld 8C 8D 8H / AS 2S 3S"), ok(0, "layoff TS to 7S", "LAYOFF.RUN"),
                refused(0, "layoff JS to 7S", "LAYOFF_CHAINED", "LAYOFF.CHAIN")],

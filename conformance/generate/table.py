@@ -561,7 +561,7 @@ def two_player_cases() -> Iterator[Case]:
     deal = Deal.from_hands("7H 8H 9H TH 5S 6S 7S QC QD 2C", "KC KD KS 8C 9C TC JH 6H 4S 4D",
                            "QH", "", 0)
     state = HandState.new(deal, rules_for_profile(PROFILE))
-    script = [(1, "take-upcard"), (1, "knock 2C"),
+    script = [(1, "take-discard"), (1, "knock 2C"),  # FIRST.PLAIN: no upcard offer
               (1, "declare 7H 8H 9H TH / 5S 6S 7S / QC QD QH"), (0, "meld KC KD KS / 8C 9C TC"),
               (0, "layoff JH to 7H"), (0, "layoff 6H to 7H"), (0, "layoff 4S to 5S")]
     steps: list[dict[str, Any]] = []
