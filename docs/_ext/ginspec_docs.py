@@ -373,13 +373,70 @@ def casebook_pages(out: Path) -> None:
         (out / "casebook" / f"{Path(case.path).stem}.md").write_text("\n".join(lines), encoding="utf-8")
 
 
-def _trail_lines(page: str, label: str, trail: Any) -> list[str]:
-    pages = clause_pages()
-    lines = [f"### Clause trail under {label}\n"]
-    for clause_id, text in trail:
-        target = pages.get(clause_id)
-        link = f'<a href="{rel(page, target + "#" + clause_id)}">{esc(clause_id)}</a>' if target else esc(clause_id)
-        lines.append(f"- {link}: {esc(text)}")
+OUTCOME_WORDS = {
+    "knock": "the knock stands and the knocker wins the hand",
+    "undercut": "an undercut: the defender wins the hand",
+    "gin": "gin",
+    "big_gin": "big gin",
+    "tie": "a tie",
+    "illegal_knock": "the knock is refused: the declaration is not legal",
+    "gin_cancelled": "the gin is cancelled and nobody scores",
+    "void": "the hand is void",
+}
+
+
+def md_text(text: str) -> str:
+    """Plain text made safe inside a Markdown paragraph."""
+    return "".join("\\" + ch if ch in "*_[]<>|`#" else ch for ch in str(text))
+
+
+def _say(key: str, value: str) -> str:
+    """One computed answer field in words."""
+    if key == "outcome":
+        return OUTCOME_WORDS.get(value, value.replace("_", " "))
+    if key == "deadwood":
+        return f"deadwood after layoffs {value}"
+    if key == "points":
+        return f"points {value}"
+    if key.startswith("try "):
+        return f"{key.removeprefix('try ')}: {value}"
+    if key.startswith("legal: "):
+        return f"{key.removeprefix('legal: ')} is {'legal' if value == 'yes' else 'not legal'}"
+    return f"{key.replace('_', ' ')} {value}"
+
+
+def answer_in_words(case: Any) -> list[str]:
+    """The ruling told in words (the question heads the page): the short answer, the answer under each profile
+    (profiles that agree are named together) and why, the clause trail as sentences."""
+    from ginspec.reference.rulings import findings
+    from ginspec.spec.clauses import registry
+
+    reg = registry()
+    found = findings(case)
+    lines = ["## The answer in words\n"]
+    if case.answer:
+        lines.append(f"**Short answer.** {md_text(case.answer)}\n")
+    lines.append("**Under each profile** (computed by the reference when this page was built):\n")
+    groups: dict[str, list[str]] = {}
+    for f in found:
+        words = "; ".join(_say(k, v) for k, v in f.answer) or "no answer"
+        groups.setdefault(words, []).append(f.label)
+    for words, labels in groups.items():
+        lines.append(f"- *{md_text(', '.join(labels))}*: {md_text(words)}.")
+    lines.append("")
+    trails: dict[tuple[Any, ...], list[str]] = {}
+    for f in found:
+        if f.trail:
+            trails.setdefault(tuple(f.trail), []).append(f.label)
+    if trails:
+        lines.append("**Why.**\n")
+    for trail, labels in trails.items():
+        sentences = []
+        for clause_id, text in trail:
+            if text == "applies" and clause_id in reg:
+                text = f"{reg[clause_id].title} applies"
+            sentences.append(f"{md_text(text[:1].upper() + text[1:])} ({clause_id}).")
+        lines.append(f"- Under *{md_text(', '.join(labels))}*: " + " ".join(sentences))
     lines.append("")
     return lines
 
@@ -445,13 +502,9 @@ def _game_page(case: Any, page: str) -> list[str]:
             lines.append(hand_html("Top discard", [], [card_str(st.discard_top)]))
         lines.append(f"\n*{len(run.steps)} actions played; {len(st.stock)} cards in the stock; phase "
                      f"`{st.phase.value}`.*\n")
-    if case.answer:
-        lines.append(f"**Answer.** {case.answer}\n")
+    lines += answer_in_words(case)
     found = findings(case)
     lines += _findings_table(found)
-    for f in found:
-        if f.trail:
-            lines += _trail_lines(page, f.label, f.trail)
     return lines + _sides_and_reproduce(case)
 
 
@@ -482,12 +535,9 @@ def _table_page(case: Any, page: str) -> list[str]:
     if r.discard is not None:
         lines.append(hand_html("Knock discard", [], [card_str(r.discard)]))
     lines.append("")
-    if case.answer:
-        lines.append(f"**Answer.** {case.answer}\n")
+    lines += answer_in_words(case)
     found = findings(case)
     lines += _findings_table(found)
-    for f in found:
-        lines += _trail_lines(page, f.label, f.trail)
     lines += _sides_and_reproduce(case)
     sets = "".join(f" --set {k}={fmt(v)}" for k, v in first.overrides.items())
     hands = "".join(f' --hand "{" ".join(card_str(c) for c in h)}"' for h in case.hands)
@@ -502,8 +552,7 @@ def _sheet_page(case: Any, page: str) -> list[str]:
     from ginspec.reference.rulings import findings
 
     lines = [f"# {case.id}: {case.title}\n", f"**Question.** {case.question}\n"]
-    if case.answer:
-        lines.append(f"**Answer.** {case.answer}\n")
+    lines += answer_in_words(case)
     found = findings(case)
     lines += _findings_table(found)
     shown: list[Any] = []
@@ -517,8 +566,6 @@ def _sheet_page(case: Any, page: str) -> list[str]:
         lines.append("|" + "---|" * len(heads))
         lines.extend("| " + " | ".join(esc(c) for c in row) + " |" for row in rows)
         lines.append("")
-    for f in found:
-        lines += _trail_lines(page, f.label, f.trail)
     return lines + _sides_and_reproduce(case)
 
 
@@ -548,8 +595,7 @@ def _showdown_page(case: Any, page: str) -> list[str]:
     if case.upcard is not None:
         lines.append(hand_html("Upcard", [], [card_str(case.upcard)]))
     lines.append("")
-    if case.answer:
-        lines.append(f"**Answer.** {case.answer}\n")
+    lines += answer_in_words(case)
     lines.append("## Rulings by profile (computed)\n")
     lines.append("| profile | outcome | deadwood (knocker / defender) | points (knocker / defender) | declared |")
     lines.append("|---|---|---|---|---|")
@@ -560,8 +606,6 @@ def _showdown_page(case: Any, page: str) -> list[str]:
         mark = "matches" if v.ok else "**differs: " + "; ".join(v.mismatches) + "**"
         lines.append(f"| {v.expectation.label} | {r.outcome} | {dw} | {pts} | {mark} |")
     lines.append("")
-    for v in verdicts:
-        lines += _trail_lines(page, v.expectation.label, v.ruling.trail)
     lines += _sides_and_reproduce(case)
     e = case.expectations[0]
     sets = "".join(f" --set {k}={fmt(val)}" for k, val in e.overrides.items())
