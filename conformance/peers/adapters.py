@@ -132,7 +132,7 @@ class OpenSpielAdapter(PeerAdapter):
     """OpenSpiel's ``gin_rummy`` (extra ``ginspec[openspiel]``)."""
 
     peer = "openspiel"
-    overridable = ("knock_limit", "oklahoma", "oklahoma_ace", "gin_bonus", "undercut_bonus")
+    overridable = ("knock_limit", "oklahoma", "gin_bonus", "undercut_bonus")  # OKLAHOMA.ACE: gin only
 
 
 class RLCardAdapter(PeerAdapter):
