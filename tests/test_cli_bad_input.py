@@ -152,6 +152,11 @@ def files(tmp_path_factory: pytest.TempPathFactory) -> Files:
     for name, text in texts.items():
         assert not name.startswith("ruling-") or text != TEMPLATE, f"{name}: nothing planted"
         (root / name).write_text(text, encoding="utf-8")
+    code, _, err = run_cli(["conform", "--adapter", "reference", "--suite", ONE_CASE, "--json",
+                            str(root / "run.jsonl")])
+    assert code == 0, err
+    (root / "run-case-first.jsonl").write_text(
+        (root / "run.jsonl").read_text(encoding="utf-8").split("\n", 1)[1], encoding="utf-8")
     trace = play_match(rules_for_profile("pagat"), 3, [strategy("greedy"), strategy("random")])
     (root / "trace.json").write_text(json.dumps(trace), encoding="utf-8")
     bad_deck = json.loads(json.dumps(trace))
@@ -182,6 +187,12 @@ BASE: dict[Command, Callable[[Files], list[str]]] = {
     ("suite", "coverage"): lambda f: [],
     ("conform",): lambda f: ["--adapter", "reference"],
     ("serve",): lambda f: [],
+    ("report", "summary"): lambda f: [f.path("run.jsonl")],
+    ("report", "diff"): lambda f: [f.path("run.jsonl"), f.path("run.jsonl")],
+    ("report", "merge"): lambda f: [f.path("run.jsonl"), "--out", f.path("merged.jsonl")],
+    ("report", "markdown"): lambda f: [f.path("run.jsonl")],
+    ("report", "badge"): lambda f: [f.path("run.jsonl")],
+    ("report", "expect-fail"): lambda f: [f.path("run.jsonl"), "--update", f.path("xf.txt")],
 }
 """Per command, a command line that is valid up to the option under test (the generic checks add
 one bad option to it)."""
@@ -338,9 +349,45 @@ def battery(command: Command, f: Files) -> list[Bad]:
             (["--adapter", "reference", "--live"], ("--live", "--profile")),
             (["--adapter", "reference", "--live", "--profile", "pagat", "--hands", "0"], ("--hands",)),
             ([], ("--adapter",)),
+            (["--adapter", "reference", "--json", f.path("no-folder/r.jsonl")], ("--json", "no-folder")),
+            (["--adapter", "reference", "--junit", f.path("no-folder/r.xml")], ("--junit", "no-folder")),
+            (["--adapter", "reference", "--html", folder], ("--html", "folder")),
+            (["--adapter", "reference", "--json", "-", "--junit", "-"], ("--junit", "standard output")),
+            (["--adapter", "reference", "--json", f.path("r.x"), "--junit", f.path("r.x")],
+             ("--junit", "--json")),
+            (["--adapter", "reference", "--smoke", "--json", f.path("r.jsonl")], ("--smoke", "--json")),
+            (["--adapter", "reference", "--live", "--profile", "pagat", "--junit", f.path("r.xml")],
+             ("--live", "--junit")),
+            (["--adapter", "reference", "--smoke", "-x"], ("--smoke", "--max-fail")),
+            (["--adapter", "reference", "--adapter", "reference", "--smoke"], ("--smoke", "--adapter")),
+            (["--adapter", "reference", "--max-fail", "0"], ("--max-fail", "0")),
+            (["--adapter", "reference", "--expect-fail", "no-such-list"], ("no-such-list", "openspiel")),
+            (["--adapter", "reference", "--adapter", "reference", "--expect-fail", "openspiel",
+              "--expect-fail", "rlcard", "--expect-fail", "openspiel"], ("--expect-fail", "3")),
+            (["--adapter", "reference", "--suite", f.path("broken.toml")], ("broken.toml", "TOML")),
+            (["--adapter", "reference", "--suite", f.path("ruling-card.toml")], ("ruling-card.toml", "QQ")),
         ],
         ("serve",): [(["--adapter", "no-such-adapter"], ("no-such-adapter",)),
                      (["--adapter", "cmd:cat"], ("--adapter",))],
+        ("report", "summary"): [
+            *unreadable, ([f.path("broken.json")], ("broken.json:1", "JSON")),
+            ([f.path("object.json")], ("object.json:1", "type")),
+            ([f.path("run-case-first.jsonl")], ("run-case-first.jsonl:1", "header")),
+            ([f.path("batch.txt")], ("batch.txt:1",)),
+        ],
+        ("report", "diff"): [([missing, f.path("run.jsonl")], ("missing.json",)),
+                             ([f.path("run.jsonl")], ("new",))],
+        ("report", "merge"): [([f.path("run.jsonl")], ("--out",)),
+                              ([f.path("run.jsonl"), "--out", f.path("no-folder/m.jsonl")], ("--out", "no-folder")),
+                              ([binary, "--out", f.path("m.jsonl")], ("binary.dat",))],
+        ("report", "markdown"): [([f.path("run.jsonl"), "--out", folder], ("--out", "folder")),
+                                 ([missing], ("missing.json",))],
+        ("report", "badge"): [([missing], ("missing.json",)),
+                              ([f.path("run.jsonl"), "--out", f.path("no-folder/b.svg")], ("--out",))],
+        ("report", "expect-fail"): [([f.path("run.jsonl"), "--update", folder], ("--update", "folder")),
+                                    ([f.path("run.jsonl")], ("--update",)),
+                                    ([f.path("run.jsonl"), "--update", f.path("list.json")],
+                                     ("--update", "list.json"))],
     }
     return batteries[command]
 

@@ -6,17 +6,20 @@ field, e.g. ``suite/cases/query/x.json: steps/3/player: 2 is not one of [0, 1]``
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Iterable, Iterator
 from functools import cache
 from pathlib import Path
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from ginspec.conformance.cases.model import JSON, Case, CaseFormatError, fingerprint_of
 from ginspec.conformance.compare_systems import REQUIRED as SYSTEM_REQUIRED
 from ginspec.conformance.compare_systems import SYSTEM_FIELDS
-from jsonschema import Draft202012Validator
-from jsonschema.exceptions import ValidationError
+
+if TYPE_CHECKING:
+    from jsonschema import Draft202012Validator
+    from jsonschema.exceptions import ValidationError
 
 SCHEMA_DIR: Final = Path(__file__).resolve().parent.parent / "schema"
 
@@ -68,6 +71,8 @@ _EXPECT_REQUIRED: Final[dict[str, tuple[str, ...]]] = {
 @cache
 def case_validator() -> Draft202012Validator:
     """The JSON Schema validator of the case format."""
+    from jsonschema import Draft202012Validator
+
     schema = json.loads((SCHEMA_DIR / "case.schema.json").read_text(encoding="utf-8"))
     Draft202012Validator.check_schema(schema)
     return Draft202012Validator(schema)
@@ -226,16 +231,60 @@ def case_files(root: Path) -> Iterator[Path]:
             yield p
 
 
+CONTENT_FIELD: Final = "content"
+"""The manifest field holding :func:`content_digest` of the suite's case files."""
+
+
+def content_digest(texts: Iterable[tuple[str, str]]) -> str:
+    """One digest of case files: ``sha256:`` over each (relative path, text) pair, in path order.
+    ``ginspec suite build`` records it in the manifest after checking every case."""
+    h = hashlib.sha256()
+    for rel, text in sorted(texts):
+        h.update(rel.encode())
+        h.update(b"\0")
+        h.update(text.encode())
+        h.update(b"\0")
+    return "sha256:" + h.hexdigest()
+
+
+def _verified_suite(root: Path) -> list[tuple[Path, Case]] | None:
+    """The cases of a built suite folder without re-checking them against the schema, when the
+    files are exactly the ones the build checked (their digest is the manifest's); else None, and
+    every file is checked as usual (a case edited by hand included)."""
+    try:
+        manifest = json.loads((root / "manifest.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    want = manifest.get(CONTENT_FIELD) if isinstance(manifest, dict) else None
+    if not isinstance(want, str):
+        return None
+    read: list[tuple[Path, str, str]] = []
+    try:
+        for p in case_files(root):
+            read.append((p, p.relative_to(root).as_posix(), p.read_text(encoding="utf-8")))
+    except (OSError, UnicodeDecodeError):
+        return None
+    if content_digest((rel, text) for _, rel, text in read) != want:
+        return None
+    try:
+        return [(p, Case(json.loads(text), str(p))) for p, _, text in read]
+    except (ValueError, KeyError, TypeError):  # pragma: no cover - the digest matched a build
+        return None
+
+
 def load_cases(roots: Iterable[Path | str]) -> list[Case]:
-    """Load every case under the given files or folders; a repeated ID is an error."""
+    """Load every case under the given files or folders; a repeated ID is an error. A built
+    suite whose files match its manifest's digest is read without re-checking each file."""
     cases: list[Case] = []
     seen: dict[str, str] = {}
     for root in roots:
         rp = Path(root)
         if not rp.exists():
             raise CaseFormatError(f"{rp}: no such case file or folder")
-        for p in case_files(rp):
-            case = load_case(p)
+        verified = _verified_suite(rp) if rp.is_dir() else None
+        loaded = verified if verified is not None else ((p, None) for p in case_files(rp))
+        for p, known in loaded:
+            case = known if known is not None else load_case(p)
             if case.id in seen:
                 raise CaseFormatError(f"{p}: id: {case.id} already used by {seen[case.id]}")
             seen[case.id] = str(p)

@@ -6,43 +6,57 @@ from __future__ import annotations
 import argparse
 import fnmatch
 import sys
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 from ginspec.conformance.adapters.base import Adapter, AdapterError, AdapterFault, Hello
 from ginspec.conformance.adapters.loader import open_adapter
-from ginspec.conformance.cases import load_cases
+from ginspec.conformance.cases import Case
 from ginspec.conformance.cases.model import CaseFormatError
-from ginspec.conformance.generate.suite import SUITE_DIR
+from ginspec.conformance.reports.explain import Rerun
+from ginspec.conformance.reports.output import check_outputs, is_stdout
 from ginspec.conformance.runner import (
     Outcome,
     Runner,
+    RunSummary,
     parse_shard,
     read_expect_fail,
     select,
 )
+from ginspec.conformance.selection import (
+    check_expect_fail_ids,
+    expect_fail_path,
+    load_run_cases,
+)
 from ginspec.reference.cli.args import seed_arg
+
+REPORT_FLAGS: Final = ("json", "junit", "html")
 
 
 def register(sub: Any) -> None:
     p = sub.add_parser(
         "conform",
         help="run the conformance suite against an implementation",
-        description="Run the conformance suite against an adapter. Exit 0: every "
-        "case run passed; 1: failures or unexpected passes; 2: usage or adapter errors.",
+        description="Run the conformance suite against one adapter, or several side by side. "
+        "Exit 0: every case run passed; 1: failures or unexpected passes; 2: usage or adapter "
+        "errors.",
     )
     p.add_argument(
         "--adapter",
         required=True,
+        action="append",
         metavar="SPEC",
-        help="reference | openspiel | rlcard | python:MODULE:CLASS | cmd:'COMMAND ARGS'",
+        help="reference | openspiel | rlcard | python:MODULE:CLASS | cmd:'COMMAND ARGS' "
+        "(repeatable: each engine runs the same cases, reported side by side)",
     )
     p.add_argument(
         "--suite",
-        type=Path,
         action="append",
         metavar="PATH",
-        help="case folder or file (repeatable; default: the committed suite)",
+        help="case folder or file, a ruling file (.toml, as 'ginspec ruling new' writes), or a "
+        "named suite: committed, regressions (repeatable; default: the committed suite)",
     )
     p.add_argument(
         "--profile",
@@ -54,14 +68,23 @@ def register(sub: Any) -> None:
     p.add_argument("--cases", metavar="GLOB", help="only case IDs matching GLOB")
     p.add_argument(
         "--expect-fail",
-        type=Path,
+        action="append",
         metavar="FILE",
-        help="cases expected to fail (JSON {id: reason} or 'ID # reason' lines)",
+        help="cases expected to fail (JSON {id: reason} or 'ID # reason' lines), or the name of "
+        "a shipped list (openspiel, rlcard); one for all engines, or one per --adapter in order",
     )
     p.add_argument("--shard", metavar="I/N", help="run the I-th of N deterministic shards")
-    p.add_argument("--json", type=Path, metavar="FILE", help="JSON-lines report")
-    p.add_argument("--junit", type=Path, metavar="FILE", help="JUnit XML report")
-    p.add_argument("--html", type=Path, metavar="FILE", help="self-contained HTML report")
+    p.add_argument("--json", type=Path, metavar="FILE", help="JSON-lines report (- : stdout)")
+    p.add_argument("--junit", type=Path, metavar="FILE", help="JUnit XML report (- : stdout)")
+    p.add_argument("--html", type=Path, metavar="FILE", help="self-contained HTML report (- : stdout)")
+    p.add_argument(
+        "--max-fail",
+        type=_positive_int,
+        metavar="N",
+        help="stop after N failing cases (failures, adapter errors, unexpected passes)",
+    )
+    p.add_argument("-x", "--exitfirst", action="store_const", const=1, dest="max_fail",
+                   help="stop at the first failing case (--max-fail 1)")
     p.add_argument(
         "--timeout",
         type=float,
@@ -84,7 +107,8 @@ def register(sub: Any) -> None:
     p.add_argument("--hands", type=int, default=20, help="--live: number of hands")
     p.add_argument("--out", type=Path, default=Path("."), help="--live: folder for the shrunk case")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
-    p.add_argument("-v", "--verbose", action="store_true", help="list every clause")
+    p.add_argument("-v", "--verbose", action="store_true",
+                   help="list every clause, every declined case and every expected failure")
     p.set_defaults(handler=run_conform)
     s = sub.add_parser(
         "serve",
@@ -100,6 +124,16 @@ def register(sub: Any) -> None:
     s.set_defaults(handler=run_serve)
 
 
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r}: a whole number 1 or more") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text!r}: a whole number 1 or more")
+    return value
+
+
 def _hello(adapter: Adapter) -> Hello:
     try:
         return adapter.hello()
@@ -108,10 +142,32 @@ def _hello(adapter: Adapter) -> Hello:
         raise AdapterError(f"--adapter: hello failed: {fault.kind}: {fault}") from None
 
 
+def _refuse_for_mode(args: argparse.Namespace) -> None:
+    """--smoke and --live write no report and play no suite: the options that would be ignored
+    are refused, one line naming them."""
+    mode = "--smoke" if args.smoke else "--live" if args.live else None
+    if mode is None:
+        return
+    if args.smoke and args.live:
+        raise CaseFormatError("--smoke and --live: give one of them")
+    given = [f"--{f}" for f in REPORT_FLAGS if getattr(args, f) is not None]
+    given += ["--max-fail/-x"] if args.max_fail is not None else []
+    given += ["--suite"] if args.suite else []
+    given += ["--expect-fail"] if args.expect_fail else []
+    given += ["--cases"] if args.cases else []
+    given += ["--shard"] if args.shard else []
+    given += ["a second --adapter"] if len(args.adapter) > 1 else []
+    if given:
+        what = "writes its verdict on stdout only" if mode == "--smoke" else \
+            "writes the shrunk case to --out and its verdict on stdout"
+        raise CaseFormatError(f"{mode}: {given[0]} is not used in this mode ({mode[2:]} {what})")
+
+
 def run_conform(args: argparse.Namespace) -> int:
     shard = parse_shard(args.shard) if args.shard else None
     if args.timeout <= 0:
         raise CaseFormatError("--timeout: must be positive")
+    _refuse_for_mode(args)
     from ginspec.spec.profiles import profiles
 
     # (--live checks its one profile itself)
@@ -119,69 +175,138 @@ def run_conform(args: argparse.Namespace) -> int:
     if unknown_profiles:
         raise CaseFormatError(f"--profile: unknown profile {unknown_profiles[0]!r} (known: "
                               f"{', '.join(profiles())})")
-    expect_fail = read_expect_fail(args.expect_fail) if args.expect_fail else {}
-    adapter = open_adapter(args.adapter, timeout=args.timeout)
+    check_outputs((f"--{f}", getattr(args, f)) for f in REPORT_FLAGS)
+    if args.smoke or args.live:
+        return _run_mode(args)
+    adapters: list[str] = args.adapter
+    lists = args.expect_fail or []
+    if len(lists) not in (0, 1, len(adapters)):
+        raise CaseFormatError(f"--expect-fail: give one list for all engines or one per --adapter "
+                              f"({len(adapters)}), not {len(lists)}")
+    paths = [expect_fail_path(v) for v in lists]
+    expects = [read_expect_fail(p) for p in paths]
+    cases = load_run_cases(args.suite)
+    for value, expect in zip(lists, expects, strict=True):
+        check_expect_fail_ids(expect, cases, value)
+    if args.cases and not any(fnmatch.fnmatchcase(c.id, args.cases) for c in cases):
+        raise CaseFormatError(f"--cases {args.cases!r}: no case ID matches "
+                              "(see 'ginspec suite list')")
+    chosen = select(cases, profiles=args.profile, pattern=args.cases, shard=shard)
+    runs: list[Run] = []
+    for i, spec in enumerate(adapters):
+        expect = expects[i] if len(expects) == len(adapters) else expects[0] if expects else {}
+        listed = lists[i] if len(lists) == len(adapters) else lists[0] if lists else None
+        runs.append(_run_one(args, spec, chosen, expect, listed))
+    selection_base = {"profiles": args.profile, "cases": args.cases, "shard": args.shard,
+                      "selected": len(chosen)}
+    if args.json is not None:
+        from ginspec.conformance.reports.jsonl import write_runs
+
+        write_runs(args.json, [(r.spec, r.summary, {**selection_base, "expect_fail": r.listed,
+                                                     "not_run": r.not_run}) for r in runs])
+    if args.junit is not None:
+        from ginspec.conformance.reports.junit import write_junit_runs
+
+        write_junit_runs(args.junit, [(r.rerun, r.summary) for r in runs],
+                         {k: v for r in runs for k, v in r.expect.items()})
+    if args.html is not None:
+        from ginspec.conformance.reports.html import write_html
+
+        write_html(args.html, [(r.spec, r.summary) for r in runs], reruns=[r.rerun for r in runs],
+                   reasons=[r.expect for r in runs])
+    from ginspec.conformance.reports.terminal import print_side_by_side, print_summary
+
+    # a report on stdout keeps stdout machine-readable: the summary goes to stderr
+    out = sys.stderr if any(is_stdout(getattr(args, f) or "") for f in REPORT_FLAGS) else sys.stdout
+    for r in runs:
+        print_summary(r.summary, out, verbose=args.verbose, rerun=r.rerun, reasons=r.expect,
+                      not_run=r.not_run, max_fail=args.max_fail)
+    if len(runs) > 1:
+        print_side_by_side([(r.spec, r.summary) for r in runs], out, verbose=args.verbose)
+    return max(r.summary.exit_code for r in runs)
+
+
+@dataclass
+class Run:
+    """One engine's run of the chosen cases."""
+
+    spec: str
+    summary: RunSummary
+    rerun: Rerun
+    expect: dict[str, str]
+    listed: str | None
+    not_run: int = 0
+
+
+def _rerun(args: argparse.Namespace, spec: str, listed: str | None) -> Rerun:
+    extra: list[str] = []
+    if args.timeout != 10.0:
+        extra += ["--timeout", str(args.timeout)]
+    rules = getattr(args, "rules", None)
+    if rules:
+        extra += ["--rules", str(rules)]
+    if listed:
+        extra += ["--expect-fail", listed]
+    return Rerun(spec, tuple(args.suite or ()), tuple(extra))
+
+
+def _run_one(args: argparse.Namespace, spec: str, chosen: list[Case], expect: dict[str, str],
+             listed: str | None) -> Run:
+    adapter = open_adapter(spec, timeout=args.timeout)
+    hello = _hello(adapter)
+    failures = 0
+    todo = list(chosen)
+
+    def capped() -> Iterator[Case]:
+        for case in todo:
+            if args.max_fail is not None and failures >= args.max_fail:
+                return
+            yield case
+
+    def count(outcome: Outcome) -> None:
+        nonlocal failures
+        if outcome.status in ("fail", "error", "xpass"):
+            failures += 1
+
+    try:
+        runner = Runner(adapter, hello, expect)
+        summary = _run_with_progress(runner, capped(), len(todo), args.no_progress, count)
+    finally:
+        adapter.close()
+    return Run(spec, summary, _rerun(args, spec, listed), expect, listed,
+               len(todo) - len(summary.outcomes))
+
+
+def _run_mode(args: argparse.Namespace) -> int:
+    adapter = open_adapter(args.adapter[0], timeout=args.timeout)
     hello = _hello(adapter)
     try:
         if args.smoke:
             from ginspec.conformance.smoke import smoke
 
             return smoke(adapter, hello, sys.stdout)
-        if args.live:
-            from ginspec.conformance.live import run_live
+        from ginspec.conformance.live import run_live
 
-            if len(args.profile) != 1:
-                raise CaseFormatError("--live: give exactly one --profile")
-            return run_live(
-                adapter, hello, args.profile[0], args.seed, args.hands, args.out, sys.stdout
-            )
-        cases = load_cases(args.suite or [SUITE_DIR])
-        unknown = sorted(set(expect_fail) - {c.id for c in cases})
-        if unknown:
-            raise CaseFormatError(f"{args.expect_fail}: {unknown[0]}: no such case in the suite")
-        if args.cases and not any(fnmatch.fnmatchcase(c.id, args.cases) for c in cases):
-            raise CaseFormatError(f"--cases {args.cases!r}: no case ID matches "
-                                  "(see 'ginspec suite list')")
-        chosen = select(cases, profiles=args.profile, pattern=args.cases, shard=shard)
-        runner = Runner(adapter, hello, expect_fail)
-        summary = _run_with_progress(runner, chosen, args.no_progress)
+        if len(args.profile) != 1:
+            raise CaseFormatError("--live: give exactly one --profile")
+        return run_live(
+            adapter, hello, args.profile[0], args.seed, args.hands, args.out, sys.stdout
+        )
     finally:
         adapter.close()
-    selection = {
-        "profiles": args.profile,
-        "cases": args.cases,
-        "shard": args.shard,
-        "expect_fail": str(args.expect_fail) if args.expect_fail else None,
-        "selected": len(chosen),
-    }
-    if args.json:
-        from ginspec.conformance.reports.jsonl import write_jsonl
-
-        write_jsonl(args.json, summary, args.adapter, selection)
-    if args.junit:
-        from ginspec.conformance.reports.junit import write_junit
-
-        write_junit(args.junit, summary)
-    if args.html:
-        from ginspec.conformance.reports.html import write_html
-
-        write_html(args.html, [(args.adapter, summary)])
-    from ginspec.conformance.reports.terminal import print_summary
-
-    print_summary(summary, sys.stdout, verbose=args.verbose)
-    code: int = summary.exit_code
-    return code
 
 
-def _run_with_progress(runner: Runner, cases: list[Any], quiet: bool) -> Any:
+def _run_with_progress(runner: Runner, cases: Iterable[Case], total: int, quiet: bool,
+                       count: Callable[[Outcome], None]) -> RunSummary:
     if quiet or not sys.stderr.isatty():
-        return runner.run(cases)
+        return runner.run(cases, count)
     from rich.progress import Progress
 
     with Progress(transient=True) as progress:
-        task = progress.add_task("conformance", total=len(cases))
+        task = progress.add_task("conformance", total=total)
 
-        def tick(_: Outcome) -> None:
+        def tick(outcome: Outcome) -> None:
+            count(outcome)
             progress.advance(task)
 
         return runner.run(cases, tick)

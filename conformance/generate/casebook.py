@@ -32,7 +32,7 @@ from ginspec.reference.ruling_scores import ScoreExpectation, ScoreRuling
 from ginspec.reference.ruling_scores import check_expectation as check_score_expectation
 from ginspec.reference.ruling_scripts import GameExpectation, GameRuling, check_expectation, play_script
 from ginspec.reference.ruling_table import TableExpectation, TableRulingCase
-from ginspec.reference.rulings import Expectation, RulingCase, casebook, rule
+from ginspec.reference.rulings import AnyRuling, Expectation, RulingCase, casebook, rule
 from ginspec.reference.table import TableDeal
 from ginspec.spec.cards import Card, card_str, parse_card
 
@@ -355,59 +355,70 @@ def casebook_cases() -> tuple[list[Case], list[dict[str, str]]]:
     cases: list[Case] = []
     notes: list[dict[str, str]] = []
     for case in casebook():
-        stem = Path(case.path).stem
-        if isinstance(case, GameRuling):
-            cases.extend(_game_case(case, exp, n) for n, exp in enumerate(case.expectations, 1))
-            continue
-        if isinstance(case, TableRulingCase):
-            for n, texp in enumerate(case.expectations, 1):
-                try:
-                    cases.append(_table_case(case, texp, n))
-                except NotPlayable as why:
-                    notes.append({"example": f"{case.id} #{n}", "kind": "casebook", "reason": str(why)})
-            continue
-        if isinstance(case, ScoreRuling) and case.kind == "match":
-            cases.extend(_match_cases(case))
-            continue
-        if isinstance(case, ScoreRuling):
+        more, why = ruling_cases(case)
+        cases.extend(more)
+        notes.extend(why)
+    return cases, notes
+
+
+def ruling_cases(case: AnyRuling) -> tuple[list[Case], list[dict[str, str]]]:
+    """The cases of one ruling file (of any kind), and a note for each expectation that no deal
+    can reach. The casebook's cases are made here, and so are those of a user's own ruling
+    (``ginspec conform --suite mine.toml``)."""
+    cases: list[Case] = []
+    notes: list[dict[str, str]] = []
+    stem = Path(case.path).stem
+    if isinstance(case, GameRuling):
+        cases.extend(_game_case(case, exp, n) for n, exp in enumerate(case.expectations, 1))
+        return cases, notes
+    if isinstance(case, TableRulingCase):
+        for n, texp in enumerate(case.expectations, 1):
             try:
-                cases.extend(_system_cases(case))
+                cases.append(_table_case(case, texp, n))
             except NotPlayable as why:
-                notes.append({"example": case.id, "kind": "casebook", "reason": str(why)})
+                notes.append({"example": f"{case.id} #{n}", "kind": "casebook", "reason": str(why)})
+        return cases, notes
+    if isinstance(case, ScoreRuling) and case.kind == "match":
+        return _match_cases(case), notes
+    if isinstance(case, ScoreRuling):
+        try:
+            cases.extend(_system_cases(case))
+        except NotPlayable as why:
+            notes.append({"example": case.id, "kind": "casebook", "reason": str(why)})
+        return cases, notes
+    for number, exp in enumerate(case.expectations, 1):
+        case_id = f"casebook.{case.id.lower()}.{number}"
+        try:
+            deal, moves, refused = _script(case, exp)
+            start, final, steps, rejection = _play(deal, moves, exp, refused)
+        except NotPlayable as why:
+            notes.append({"example": f"{case.id} #{number}", "kind": "casebook", "reason": str(why)})
             continue
-        for number, exp in enumerate(case.expectations, 1):
-            case_id = f"casebook.{case.id.lower()}.{number}"
-            try:
-                deal, moves, refused = _script(case, exp)
-                start, final, steps, rejection = _play(deal, moves, exp, refused)
-            except NotPlayable as why:
-                notes.append({"example": f"{case.id} #{number}", "kind": "casebook", "reason": str(why)})
-                continue
-            if rejection is None:
-                _check(case, exp, final)
-            extra: dict[str, Any] = (
-                {"violates": known([rejection.clause])}
-                if rejection is not None
-                else {
-                    "result": hand_result(final),
-                    "decides": known(final.result.score.clauses if final.result else ()),
-                }
+        if rejection is None:
+            _check(case, exp, final)
+        extra: dict[str, Any] = (
+            {"violates": known([rejection.clause])}
+            if rejection is not None
+            else {
+                "result": hand_result(final),
+                "decides": known(final.result.score.clauses if final.result else ()),
+            }
+        )
+        cases.append(
+            Case.make(
+                id=case_id,
+                kind="hand",
+                origin="casebook",
+                description=f"casebook {case.id} ({case.title}) under {exp.label}: {exp.outcome}",
+                clauses=known([*DEAL_CLAUSES, *case.clauses]),
+                profile=exp.profile,
+                overrides=dict(exp.overrides),
+                requires=[*REQUIRES, *(["rejection-codes"] if rejection is not None else [])],
+                source={"generator": "casebook", "ruling": f"spec/casebook/{stem}.toml", "expectation": number},
+                deals=[deal_json(start)],
+                steps=steps,
+                checkpoints=[checkpoint(start, 0, legal=True), checkpoint(final, len(steps), legal=False)],
+                **extra,
             )
-            cases.append(
-                Case.make(
-                    id=case_id,
-                    kind="hand",
-                    origin="casebook",
-                    description=f"casebook {case.id} ({case.title}) under {exp.label}: {exp.outcome}",
-                    clauses=known([*DEAL_CLAUSES, *case.clauses]),
-                    profile=exp.profile,
-                    overrides=dict(exp.overrides),
-                    requires=[*REQUIRES, *(["rejection-codes"] if rejection is not None else [])],
-                    source={"generator": "casebook", "ruling": f"spec/casebook/{stem}.toml", "expectation": number},
-                    deals=[deal_json(start)],
-                    steps=steps,
-                    checkpoints=[checkpoint(start, 0, legal=True), checkpoint(final, len(steps), legal=False)],
-                    **extra,
-                )
-            )
+        )
     return cases, notes

@@ -19,6 +19,7 @@ from typing import Any, Final
 
 from ginspec.conformance.cases import Case, CaseFormatError, parse_case
 from ginspec.conformance.cases.model import canonical_json
+from ginspec.conformance.cases.store import CONTENT_FIELD, content_digest
 from ginspec.conformance.versions import (
     CASE_FORMAT,
     PROTOCOL_VERSION,
@@ -96,7 +97,9 @@ def coverage_counts(cases: Iterable[Case]) -> dict[str, dict[str, int]]:
     return dict(sorted(out.items()))
 
 
-def make_manifest(cases: list[Case], notes: list[dict[str, str]]) -> dict[str, Any]:
+def make_manifest(cases: list[Case], notes: list[dict[str, str]], content: str = "") -> dict[str, Any]:
+    """The manifest; ``content`` is the digest of the checked case files (:func:`content_digest`):
+    a run that finds the same files trusts this build's checks instead of repeating them."""
     return {
         "format": SUITE_FORMAT,
         "versions": {
@@ -113,6 +116,7 @@ def make_manifest(cases: list[Case], notes: list[dict[str, str]]) -> dict[str, A
             "clause": coverage_counts(cases),
         },
         "unconverted_examples": notes,
+        **({CONTENT_FIELD: content} if content else {}),
         "cases": {c.id: {"path": case_path(c), "fingerprint": c.fingerprint} for c in cases},
     }
 
@@ -156,8 +160,8 @@ def build(folder: Path = SUITE_DIR) -> BuiltSuite:
     gone = sorted(old_ids - {c.id for c in cases})
     for case_id in gone:
         retired[case_id] = f"removed in suite {SUITE_VERSION}"
-    manifest = make_manifest(cases, notes)
     files = {case_path(c): c.to_json() for c in cases}
+    manifest = make_manifest(cases, notes, content_digest(files.items()))
     files[MANIFEST] = _json_text(manifest)
     if retired:
         files[RETIRED] = _json_text(dict(sorted(retired.items())))

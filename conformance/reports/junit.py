@@ -1,47 +1,61 @@
-"""JUnit XML: one testsuite per case kind, one testcase per case (name = case ID)."""
+"""JUnit XML: one testsuite per case kind (per engine and kind when several engines ran), one
+testcase per case (name = case ID). A failure's message is its headline and what differed; its
+body the whole plain-text report (:func:`ginspec.conformance.reports.explain.plain`): cards,
+expected beside actual, the clause text and the command that reruns the case."""
 
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from ginspec.conformance.escape import xml_text
+from ginspec.conformance.reports.explain import Rerun, explain, plain
+from ginspec.conformance.reports.output import emit
 from ginspec.conformance.runner import RunSummary
 
 
-def write_junit(path: Path, summary: RunSummary) -> None:
-    root = ET.Element("testsuites", name=xml_text(f"ginspec conformance: {summary.hello.name}"))
-    suites: dict[str, ET.Element] = {}
-    for o in summary.outcomes:
-        suite = suites.get(o.case.kind)
-        if suite is None:
-            suite = suites[o.case.kind] = ET.SubElement(root, "testsuite", name=o.case.kind)
-        tc = ET.SubElement(
-            suite,
-            "testcase",
-            classname=f"ginspec.{o.case.kind}",
-            name=xml_text(o.case.id),
-            time=f"{o.seconds:.6f}",
-        )
-        detail = xml_text(str(o.mismatch) if o.mismatch else o.message)
-        clause = xml_text(f"[{o.culprit}] ") if o.culprit else ""
-        if o.status in ("fail", "xpass"):
-            el = ET.SubElement(tc, "failure", message=f"{clause}{detail}"[:500])
-            el.text = detail
-        elif o.status == "error":
-            el = ET.SubElement(
-                tc, "error", message=detail.splitlines()[0][:500] if detail else ""
-            )
-            el.text = detail
-        elif o.status in ("skip", "xfail", "declined"):
-            ET.SubElement(tc, "skipped", message=f"{o.status}: {detail}"[:500])
-    for kind, suite in suites.items():
-        outs = [o for o in summary.outcomes if o.case.kind == kind]
-        suite.set("tests", str(len(outs)))
-        suite.set("failures", str(sum(o.status in ("fail", "xpass") for o in outs)))
-        suite.set("errors", str(sum(o.status == "error" for o in outs)))
-        suite.set("skipped", str(sum(o.status in ("skip", "xfail", "declined") for o in outs)))
+def _message(headline: str, detail: str) -> str:
+    return xml_text(f"{headline}: {detail}"[:500] if detail else headline[:500])
+
+
+def write_junit(path: Path | str, summary: RunSummary, rerun: Rerun | None = None,
+                reasons: Mapping[str, str] | None = None) -> None:
+    write_junit_runs(path, [(rerun or Rerun("..."), summary)], reasons)
+
+
+def write_junit_runs(path: Path | str, runs: Sequence[tuple[Rerun, RunSummary]],
+                     reasons: Mapping[str, str] | None = None) -> None:
+    names = " / ".join(s.hello.name for _, s in runs)
+    root = ET.Element("testsuites", name=xml_text(f"ginspec conformance: {names}"))
+    for rerun, summary in runs:
+        prefix = f"{summary.hello.name}: " if len(runs) > 1 else ""
+        suites: dict[str, ET.Element] = {}
+        for o in summary.outcomes:
+            suite = suites.get(o.case.kind)
+            if suite is None:
+                suite = suites[o.case.kind] = ET.SubElement(root, "testsuite",
+                                                            name=xml_text(prefix + o.case.kind))
+            tc = ET.SubElement(suite, "testcase", classname=f"ginspec.{o.case.kind}",
+                               name=xml_text(o.case.id), time=f"{o.seconds:.6f}")
+            detail = str(o.mismatch) if o.mismatch else o.message
+            if o.status in ("fail", "xpass", "error"):
+                f = explain(o, rerun)
+                first = detail.splitlines()[0] if detail else ""
+                el = ET.SubElement(tc, "error" if o.status == "error" else "failure",
+                                   message=_message(f.headline, first))
+                el.text = xml_text(plain(f))
+            elif o.status == "xfail":
+                why = (reasons or {}).get(o.case.id, "")
+                ET.SubElement(tc, "skipped", message=xml_text(f"xfail: {why} — {detail}"[:500] if why
+                                                              else f"xfail: {detail}"[:500]))
+            elif o.status in ("skip", "declined"):
+                ET.SubElement(tc, "skipped", message=xml_text(f"{o.status}: {detail}"[:500]))
+        for kind, suite in suites.items():
+            outs = [o for o in summary.outcomes if o.case.kind == kind]
+            suite.set("tests", str(len(outs)))
+            suite.set("failures", str(sum(o.status in ("fail", "xpass") for o in outs)))
+            suite.set("errors", str(sum(o.status == "error" for o in outs)))
+            suite.set("skipped", str(sum(o.status in ("skip", "xfail", "declined") for o in outs)))
     ET.indent(root)
-    path.write_text(
-        ET.tostring(root, encoding="unicode", xml_declaration=True) + "\n", encoding="utf-8"
-    )
+    emit(path, ET.tostring(root, encoding="unicode", xml_declaration=True) + "\n")
