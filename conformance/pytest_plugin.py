@@ -1,24 +1,27 @@
 """A pytest plugin: ``pytest --ginspec-adapter=python:mypkg.adapter:MyEngine`` runs the
-conformance suite as one pytest item per case, the case ID as the test ID.
+conformance suite as one pytest item per case, node ID ``ginspec::<case ID>``.
 
-Options: ``--ginspec-adapter SPEC`` (as ``ginspec conform --adapter``), ``--ginspec-suite PATH``
-(repeatable; default the committed suite), ``--ginspec-profile P`` (repeatable),
-``--ginspec-cases GLOB``, ``--ginspec-expect-fail FILE``, ``--ginspec-timeout S``. Cases the
-adapter did not declare, or that it declines (protocol 2), are skipped with the reason, never
-passed; ``--ginspec-expect-fail``
-entries are xfail, and one that passes fails the item. With ``pytest-xdist`` each worker opens its
-own adapter. The plugin is registered through the ``pytest11`` entry point and does nothing unless
+The cases are collected like any test (a collector beside the session's own), so ``--co`` lists
+them, ``-k`` and ``--lf`` select them, and ``-n`` (``pytest-xdist``) spreads them over workers, each
+opening its own adapter. Options: ``--ginspec-adapter SPEC`` (as ``ginspec conform --adapter``),
+``--ginspec-suite PATH`` (repeatable; a case file or folder, a ruling ``.toml``, or a named suite:
+committed, regressions; default the committed suite), ``--ginspec-profile P`` (repeatable),
+``--ginspec-cases GLOB``, ``--ginspec-expect-fail FILE`` (or a shipped list's name: openspiel,
+rlcard), ``--ginspec-timeout S``. Cases the adapter did not declare, or that it declines (protocol
+2), are skipped with the reason, never passed; ``--ginspec-expect-fail`` entries are strict
+``xfail`` with their reasons, so one that passes fails. A failure prints the whole report of the
+case (cards, expected beside actual, the clause, the ``ginspec conform`` command rerunning it).
+The plugin is registered through the ``pytest11`` entry point and does nothing unless
 ``--ginspec-adapter`` is given.
 """
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import pytest
 from ginspec.conformance.adapters.base import Adapter, Hello
-from ginspec.conformance.cases import Case, load_cases
+from ginspec.conformance.cases import Case
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -26,11 +29,13 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--ginspec-adapter", metavar="SPEC",
                     help="run the ginspec conformance suite against this adapter")
     group.addoption("--ginspec-suite", action="append", default=[], metavar="PATH",
-                    help="case folder or file (default: the committed suite)")
+                    help="case folder or file, ruling .toml, or committed|regressions "
+                    "(default: the committed suite)")
     group.addoption("--ginspec-profile", action="append", default=[], metavar="P",
                     help="only cases of this profile (profile-free cases always run)")
     group.addoption("--ginspec-cases", metavar="GLOB", help="only case IDs matching GLOB")
-    group.addoption("--ginspec-expect-fail", metavar="FILE", help="expected-failure list")
+    group.addoption("--ginspec-expect-fail", metavar="FILE",
+                    help="expected-failure list, or a shipped list's name (openspiel, rlcard)")
     group.addoption("--ginspec-timeout", type=float, default=10.0, metavar="S",
                     help="per-request timeout for cmd: adapters")
 
@@ -43,18 +48,17 @@ class _Shared:
         self.adapter: Adapter | None = None
         self.hello: Hello | None = None
         self.runner: Any = None
+        self.suites: list[str] = list(config.getoption("--ginspec-suite"))
 
     def get(self) -> Any:
         if self.runner is None:
             from ginspec.conformance.adapters.loader import open_adapter
-            from ginspec.conformance.runner import Runner, read_expect_fail
+            from ginspec.conformance.runner import Runner
 
             spec = self.config.getoption("--ginspec-adapter")
             self.adapter = open_adapter(spec, timeout=self.config.getoption("--ginspec-timeout"))
             self.hello = self.adapter.hello()
-            xfail_path = self.config.getoption("--ginspec-expect-fail")
-            expect = read_expect_fail(Path(xfail_path)) if xfail_path else {}
-            self.runner = Runner(self.adapter, self.hello, expect)
+            self.runner = Runner(self.adapter, self.hello)  # expected failures: xfail marks
         return self.runner
 
     def close(self) -> None:
@@ -67,7 +71,7 @@ class CaseFailure(Exception):
 
 
 class CaseItem(pytest.Item):
-    """One conformance case."""
+    """One conformance case; its node ID is ``ginspec::<case ID>``."""
 
     def __init__(self, *, case: Case, shared: _Shared, **kwargs: Any):
         super().__init__(**kwargs)
@@ -78,41 +82,73 @@ class CaseItem(pytest.Item):
 
     def runtest(self) -> None:
         outcome = self.shared.get().run_case(self.case)
-        detail = str(outcome.mismatch) if outcome.mismatch else outcome.message
         if outcome.status == "skip":
             pytest.skip(f"not declared by the adapter: {outcome.message}")
         if outcome.status == "declined":
             pytest.skip(f"declined by the adapter: {outcome.message}")
-        if outcome.status == "xfail":
-            pytest.xfail(f"listed in --ginspec-expect-fail: {detail}")
-        if outcome.status in ("fail", "error", "xpass"):
-            where = f" at {outcome.where} {outcome.step}" if outcome.step is not None else ""
-            raise CaseFailure(f"{outcome.status} [{outcome.culprit or '-'}]{where}: {detail}")
+        if outcome.status in ("fail", "error"):
+            from ginspec.conformance.reports.explain import Rerun, explain, plain
+
+            spec = self.config.getoption("--ginspec-adapter")
+            raise CaseFailure(plain(explain(outcome, Rerun(spec, tuple(self.shared.suites)))))
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException],
                      style: Any = None) -> str:
         if isinstance(excinfo.value, CaseFailure):
-            return f"{self.case.id}: {excinfo.value}\n  {self.case.description}"
+            return str(excinfo.value)
         return str(super().repr_failure(excinfo))
 
     def reportinfo(self) -> tuple[str, int, str]:
         return self.case.data.get("source", {}).get("spec", self.case.id), 0, self.case.id
 
 
-def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config,
-                                  items: list[pytest.Item]) -> None:
-    if not config.getoption("--ginspec-adapter"):
-        return
-    from ginspec.conformance.generate.suite import SUITE_DIR
-    from ginspec.conformance.runner import select
+class SuiteCollector(pytest.Collector):
+    """The cases of the run (``--ginspec-suite``, ``--ginspec-profile``, ``--ginspec-cases``), one
+    :class:`CaseItem` each, in suite order; a case listed in ``--ginspec-expect-fail`` carries a
+    strict ``xfail`` mark with its reason (passing then fails the item)."""
 
-    shared = _Shared(config)
-    config.stash[_SHARED] = shared
-    cases = load_cases([Path(p) for p in config.getoption("--ginspec-suite")] or [SUITE_DIR])
-    chosen = select(cases, profiles=config.getoption("--ginspec-profile"),
-                    pattern=config.getoption("--ginspec-cases"))
-    for case in chosen:
-        items.append(CaseItem.from_parent(session, name=case.id, case=case, shared=shared))
+    def collect(self) -> list[pytest.Item | pytest.Collector]:
+        from ginspec.conformance.runner import read_expect_fail, select
+        from ginspec.conformance.selection import (
+            check_expect_fail_ids,
+            expect_fail_path,
+            load_run_cases,
+        )
+
+        config = self.config
+        shared = config.stash[_SHARED]
+        cases = load_run_cases(shared.suites or None)
+        listed = config.getoption("--ginspec-expect-fail")
+        expect = read_expect_fail(expect_fail_path(listed)) if listed else {}
+        check_expect_fail_ids(expect, cases, f"--ginspec-expect-fail {listed}")
+        chosen = select(cases, profiles=config.getoption("--ginspec-profile"),
+                        pattern=config.getoption("--ginspec-cases"))
+        items: list[pytest.Item | pytest.Collector] = []
+        for case in chosen:
+            item = CaseItem.from_parent(self, name=case.id, case=case, shared=shared)
+            if case.id in expect:
+                item.add_marker(pytest.mark.xfail(
+                    reason=f"listed in --ginspec-expect-fail: {expect[case.id]}", strict=True))
+            items.append(item)
+        return items
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_make_collect_report(collector: pytest.Collector) -> Any:
+    """The suite is one more collector of the session, so ``--co``, ``-k``, ``--lf``, ``--sw``
+    and ``pytest-xdist`` (every worker collects the same IDs in the same order) see its cases as
+    ordinary items."""
+    report = yield
+    config = collector.config
+    if isinstance(collector, pytest.Session) and config.getoption("--ginspec-adapter") and \
+            report.passed:
+        report.result.append(SuiteCollector.from_parent(collector, name=NODE, nodeid=NODE))
+    return report
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    if config.getoption("--ginspec-adapter"):
+        config.stash[_SHARED] = _Shared(config)
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
@@ -121,4 +157,6 @@ def pytest_unconfigure(config: pytest.Config) -> None:
         shared.close()
 
 
+NODE = "ginspec"
+"""The node ID of the suite collector: cases are ``ginspec::<case ID>``."""
 _SHARED = pytest.StashKey[_Shared]()

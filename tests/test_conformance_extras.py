@@ -36,8 +36,8 @@ def test_pytest_plugin_runs_one_item_per_case(tmp_path: Path) -> None:
             "--ginspec-cases=spec.notation-*"]
     proc = subprocess.run(argv, cwd=tmp_path, capture_output=True, text=True, check=False)
     assert proc.returncode == 1, proc.stdout[-2000:]
-    assert "FAILED ::spec.notation-ace-is-not-1" in proc.stdout
-    assert "PASSED ::spec.notation-canonical" in proc.stdout
+    assert "FAILED ginspec::spec.notation-ace-is-not-1" in proc.stdout
+    assert "PASSED ginspec::spec.notation-canonical" in proc.stdout
     assert "[CARD.NOTATION]" in proc.stdout
 
 

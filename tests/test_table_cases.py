@@ -142,4 +142,5 @@ def test_reports_draw_a_failing_table_hand(table_suite: list[Case], tmp_path: Pa
     assert summary.count("fail") >= 1
     write_html(tmp_path / "r.html", [("mutant", summary)])
     text = (tmp_path / "r.html").read_text(encoding="utf-8")
-    assert "player 2: " in text and "TABLE.LAYOFF-ORIGINAL" in text
+    assert ("<th>player 2</th>" in text or "<th>player 2 (dealer)</th>" in text) and \
+        "TABLE.LAYOFF-ORIGINAL" in text

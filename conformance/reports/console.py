@@ -35,9 +35,8 @@ def make_console(out: TextIO | None = None) -> Console:
     """A rich console writing to ``out`` (default stdout), sized and coloured as above. It reads
     no markup: text from engines and case files is printed as it is (after
     :func:`ginspec.conformance.escape.printable`)."""
-    from rich.console import Console
-
     from ginspec.conformance.escape import printable
+    from rich.console import Console
 
     class InertConsole(Console):
         """Prints strings through :func:`printable`: no engine text drives the terminal."""
@@ -101,8 +100,7 @@ def print_table(columns: Sequence[str], rows: Iterable[Sequence[Any]], out: Text
 
 def styled(text: str, status: str) -> Any:
     """``text`` in the colour of ``status`` (plain when the console has no colour)."""
-    from rich.text import Text
-
     from ginspec.conformance.escape import printable
+    from rich.text import Text
 
     return Text(printable(text), style=STATUS_STYLE.get(status, ""))
