@@ -40,6 +40,7 @@ class Rules:
     knock_limit: int
     gin_compulsory: bool
     big_gin_bonus: int
+    knock_card_face_up: bool
     knocker_must_meld_maximally: bool
     layoff_chain: str
     layoff_after_gin: str
@@ -153,10 +154,10 @@ def rules_for_profile(profile: str, overrides: Mapping[str, Value] | None = None
 
 HAND_PARAMETERS: frozenset[str] = frozenset({
     "ace_high_runs", "wraparound_runs", "ace_value", "knock_limit", "gin_compulsory",
-    "big_gin_bonus", "knocker_must_meld_maximally", "layoff_chain", "layoff_after_gin",
-    "knocker_may_lay_off", "first_turn", "discard_taken_card", "take_and_return_void",
-    "discard_take_cap", "wall_size", "knock_on_wall_draw", "wall_action", "gin_bonus",
-    "undercut_bonus", "undercut_on_tie", "oklahoma", "oklahoma_ace", "spade_double",
+    "big_gin_bonus", "knock_card_face_up", "knocker_must_meld_maximally", "layoff_chain",
+    "layoff_after_gin", "knocker_may_lay_off", "first_turn", "discard_taken_card",
+    "take_and_return_void", "discard_take_cap", "wall_size", "knock_on_wall_draw", "wall_action",
+    "gin_bonus", "undercut_bonus", "undercut_on_tie", "oklahoma", "oklahoma_ace", "spade_double",
 })
 """The parameters of one two-player hand (chapters 01-10, 12, 13): what ``HandState`` reads."""
 

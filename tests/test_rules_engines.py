@@ -234,3 +234,31 @@ def test_a_tied_cut_is_cut_again() -> None:
         dealer, cut = first_dealer(rules, seed)
         assert cut is not None and cut[0] % NUM_RANKS != cut[1] % NUM_RANKS
         assert dealer == (0 if cut[0] % NUM_RANKS < cut[1] % NUM_RANKS else 1)  # low card deals
+
+
+# --- KNOCK.PROCEDURE: the knock card face up (EAAI) ------------------------------------------
+
+
+def test_a_face_up_knock_card_is_seen_by_both_and_changes_nothing_else() -> None:
+    from ginspec.reference.game import Deal, HandState
+
+    deal = Deal.from_hands("2C 3C 4C 7D 7H 7S JS QS KS QD", "8C 8D 8H 9D 9H 9S AS 2S 3S 5H", "5D",
+                           "", 0)
+    ends = []
+    for face_up in (False, True):
+        rules = rules_for_profile("pagat", {"knock_card_face_up": face_up})
+        s = HandState.new(deal, rules).apply("take-upcard").apply("knock QD")
+        defender = s.observe(0)
+        s.check_accounting()
+        if face_up:
+            assert defender.knock_card == s.knock_card and s.pile[-1] == s.knock_card
+            assert defender.history[-1].action == "knock QD"
+        else:
+            assert defender.knock_card is None and s.knock_card not in s.pile
+            assert defender.history[-1].action == "knock"
+        s = s.apply("declare 2C 3C 4C / 7D 7H 7S / JS QS KS").apply(
+            "meld 8C 8D 8H / 9D 9H 9S / AS 2S 3S").apply("done")
+        s.check_accounting()
+        assert s.result is not None
+        ends.append(s.result.to_json())
+    assert ends[0] == ends[1]

@@ -4,8 +4,9 @@ A player sees its own hand; the opponent's hand size; the stock size (not its ca
 discard pile (every card in it was seen face up); the first upcard; the knock limit; the cards the
 opponent took from the discard pile and still holds; every move with the card it showed — a
 stock draw shows its card to the drawer only, the knock discard is face down (hidden from the
-defender), a reshuffle hides the new order; once a player spreads its cards at the showdown they
-are visible to both. The referee sees everything, including the stock order.
+defender; with ``knock_card_face_up`` seen by both, KNOCK.PROCEDURE), a reshuffle hides the new
+order; once a player spreads its cards at the showdown they are visible to both. The referee
+sees everything, including the stock order.
 """
 
 from __future__ import annotations
@@ -107,8 +108,9 @@ def public_history(state: HandState, observer: int | None) -> tuple[PublicStep, 
             card = before.pile[-1]
         elif kind is Kind.DRAW_STOCK and (observer is None or observer == player):
             card = before.stock[0]
-        elif kind is Kind.KNOCK and observer is not None and observer != player:
-            text = "knock"
+        elif kind is Kind.KNOCK and observer is not None and observer != player \
+                and not state.rules.knock_card_face_up:
+            text = "knock"  # KNOCK.PROCEDURE: face down
         elif kind is Kind.RESHUFFLE and observer is not None:
             text = "reshuffle"
         steps.append(PublicStep(player, text, card))
@@ -134,7 +136,8 @@ def observe(state: HandState, player: int) -> Observation:
     known = state.known[opponent]
     if _spread(state, opponent):
         known = state.hands[opponent]
-    knock_card = state.knock_card if state.knocker == player else None
+    knock_card = state.knock_card if state.knocker == player or \
+        state.rules.knock_card_face_up else None
     legal = tuple(format_action(a, state.rules.meld_rules) for a in state.legal_actions()) \
         if state.to_move == player else ()
     return Observation(

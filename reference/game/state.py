@@ -627,6 +627,8 @@ class HandState:
             self.hands = _with(self.hands, p, self.hands[p] & ~(1 << card))
             self.known = _with(self.known, p, self.known[p] & ~(1 << card))
             self.knock_card = card
+            if self.rules.knock_card_face_up:  # KNOCK.PROCEDURE: an ordinary face-up discard
+                self.pile = (*self.pile, card)
         self.knocker = p
         self.taken = None
         self.phase = Phase.DECLARE
@@ -717,13 +719,15 @@ class HandState:
     # --- accounting --------------------------------------------------------------------------
 
     def zones(self) -> dict[str, CardMask]:
-        """Where every card is: both hands, stock, discard pile, the face-down knock card."""
+        """Where every card is: both hands, stock, discard pile, the face-down knock card (a
+        face-up knock card is in the pile, KNOCK.PROCEDURE)."""
+        face_down = self.knock_card is not None and not self.rules.knock_card_face_up
         return {
             "hand0": self.hands[0],
             "hand1": self.hands[1],
             "stock": mask_of(self.stock),
             "pile": mask_of(self.pile),
-            "knock": 0 if self.knock_card is None else 1 << self.knock_card,
+            "knock": 1 << self.knock_card if face_down and self.knock_card is not None else 0,
         }
 
     def check_accounting(self) -> None:
