@@ -22,7 +22,7 @@ source_suffix = {".md": "markdown"}
 html_theme = "furo"
 html_title = "ginspec — the rules of Gin Rummy"
 html_static_path = ["_static"]
-html_css_files = ["cards.css"]
+html_css_files = ["cards.css", "print.css"]
 exclude_patterns = ["_build", "README.md"]
 suppress_warnings = ["myst.header"]
 # Quotes and ellipses only: docutils' default also turns "--" into an en dash, which printed every

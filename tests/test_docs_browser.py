@@ -1,7 +1,7 @@
 """The built site in a real browser: headless Chromium renders a clause page, a rules chapter with
-its examples drawn, the casebook, a ruling answered in words, a showdown ruling and a game-script
-ruling with card pictures, two score-sheet rulings and a table-game ruling. Screenshots are written
-to out/screenshots/ (kept as CI artefacts)."""
+its examples drawn, a booklet, the casebook, a ruling answered in words, a showdown ruling and a
+game-script ruling with card pictures, two score-sheet rulings and a table-game ruling. Screenshots
+are written to out/screenshots/ (kept as CI artefacts)."""
 
 from __future__ import annotations
 
@@ -55,6 +55,8 @@ def _page(site: Path, pattern: str) -> Path:
          ['id="example-eligible-discard-from-a-meld"', 'class="gs-card', "Expected:", "spec.eligible-nothing-melds"]),
         ("casebook", "gen/casebook/index.html", ["Casebook of disputed rulings", "C01"]),
         ("ruling", "gen/casebook/C01-*.html", ['class="gs-card', "Rulings by profile (computed)"]),
+        ("booklet", "gen/booklets/hoyle.html",
+         ["Gin Rummy by Hoyle", "Knocking and gin", 'class="gs-card', "SCORE.GIN"]),
         ("casebook-answer", "gen/casebook/C02-*.html",
          ['class="gs-card', "The answer in words", "Short answer.", "Why.", "LAYOFF.CHAIN"]),
         ("ruling-game", "gen/casebook/C12b-*.html",

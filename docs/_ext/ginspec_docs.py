@@ -220,6 +220,19 @@ def source_titles() -> dict[str, str]:
 
 
 @generator
+def booklets(out: Path) -> None:
+    from ginspec_booklets import booklet_pages
+    from ginspec_examples import example_block
+
+    known = {c for ids in cases_by_clause().values() for c in ids}
+
+    def case_href(page: str, example_id: str) -> str | None:
+        return rel(page, f"{GEN}/cases.html#spec.{example_id}") if f"spec.{example_id}" in known else None
+
+    booklet_pages(out, example_block, hand_html, case_href)
+
+
+@generator
 def code_pages(out: Path) -> None:
     from ginspec.spec.clauses import registry
 
