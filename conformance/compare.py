@@ -1,4 +1,4 @@
-"""Comparing an adapter's answers with a case's expectations (lesson L12: accept every correct
+"""Comparing an adapter's answers with a case's expectations (accept every correct
 answer). Each check returns ``None`` when the answer is right, else a :class:`Mismatch`."""
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Comparing answers to the showdown queries (``declaration``, ``layoff``, ``defence``,
 ``adjudicate``; protocol 2) with a case's expectations.
 
-Where several answers are right (lesson L12) every one is accepted: a best defence may lay off
+Where several answers are right every one is accepted: a best defence may lay off
 other cards than the spec's example names, and a best declaration may use other melds, as long as
 the result is the same. An answer that differs from the example's is checked with the reference's
 showdown functions: the laid-off cards must be a set the defender can really lay off, leaving

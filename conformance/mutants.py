@@ -1,4 +1,4 @@
-"""Deliberately broken engines for the mutation check (issue 5, "done when").
+"""Deliberately broken engines for the mutation check.
 
 Each mutant is the reference with ONE rule changed, behind the ordinary adapter interface, so the
 suite must tell it from a conforming engine and name the clause it breaks. Try one with::

@@ -1,6 +1,6 @@
 """The conformance runner: sends each case to an adapter and compares the answers.
 
-Statuses (lesson L14 — skips are never passes):
+Statuses (skips are never passes):
 
 * ``pass`` — every verdict, checkpoint and the result matched;
 * ``fail`` — the engine answered, and an answer was wrong (a rules failure);

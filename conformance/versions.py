@@ -1,4 +1,4 @@
-"""The three versions a conformance run states (lesson L13 of the conformance research).
+"""The three versions a conformance run states.
 
 * ``RULES_VERSION`` — the version of the rules text (the spec chapters); a change of a rule that
   changes an expected answer bumps it.

@@ -1,4 +1,4 @@
-"""Coverage of the committed suite (issue 5): one negative case per rejection code, and both kinds
+"""Coverage of the committed suite: one negative case per rejection code, and both kinds
 of case — obeyed, and violated or deciding — for every testable clause of the chapters listed."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """Packaging: every package folder is listed in pyproject.toml, and the built wheel installs into
-a fresh virtual environment and runs (issue 2: "the wheel installs and runs in a fresh venv").
+a fresh virtual environment and runs.
 
 The wheel test builds from a copy of the source tree (so no stale ``build/`` folder can leak in),
 installs the wheel with ``--no-deps`` into a new venv, and makes the dependencies visible through

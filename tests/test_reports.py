@@ -1,4 +1,4 @@
-"""Failure reports a user can act on, run control, and the reproductions of issue 15.
+"""Failure reports a user can act on, run control, and the reproductions of the reported problems.
 
 The failing engines are the reference with one planted defect (tests/conformance_fakes/
 misreports.py), so which cases fail is known from the case data alone: ``TensHigh`` miscounts every

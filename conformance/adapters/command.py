@@ -1,6 +1,6 @@
 """A subprocess adapter speaking the JSON-lines protocol (``conformance/PROTOCOL.md``).
 
-One process serves many cases (lesson L7). Every request has a timeout; a process that exits,
+One process serves many cases. Every request has a timeout; a process that exits,
 hangs, prints something that is not a JSON object, answers out of sequence or breaks the protocol
 raises :class:`AdapterFault` for that case, and the runner calls :meth:`restart`, which starts a
 fresh process (and says ``hello`` again) before the next case.

@@ -1,4 +1,4 @@
-"""The :class:`Case` model, canonical JSON and content fingerprints (lessons L4, L5, L6)."""
+"""The :class:`Case` model, canonical JSON and content fingerprints."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The spec's own examples as conformance cases (lesson L1: the spec's examples are tests).
+"""The spec's own examples as conformance cases (the spec's examples are tests).
 
 Each example becomes one case (two for a deadwood example that also counts arrangements) with the
 ID ``spec.<example id>``; example IDs are never reused, so neither are these. The expected values

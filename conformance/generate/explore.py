@@ -1,5 +1,5 @@
 """Generated cases: Hypothesis explores the reference under every profile and keeps the shrunk
-traces that add coverage (lesson L15: explore offline, commit the traces as ordinary cases).
+traces that add coverage (explore offline, commit the traces as ordinary cases).
 
 A trace is (deal seed, list of choices): at move ``i`` the player takes legal action number
 ``choices[i] mod n``; once the choices run out the engine's greedy strategy finishes the hand.

@@ -1,4 +1,4 @@
-"""Perft-style query cases (lesson L9): meld validity, meld counts, minimum deadwood with every
+"""Perft-style query cases: meld validity, meld counts, minimum deadwood with every
 optimal arrangement, counts of optimal arrangements, and knock eligibility of 11-card hands.
 
 Hands come from a seeded generator biased towards melds (random hands rarely hold any) plus a
