@@ -23,6 +23,7 @@ from ginspec.reference.game import (
     rules_for_profile,
 )
 from ginspec.reference.game.match import MatchState, first_dealer
+from ginspec.reference.game.observation import observe, referee_view
 from ginspec.reference.game.rejections import CLAUSE_OF
 from ginspec.reference.layoffs import SHOWDOWN_CODES
 from ginspec.spec.cards import card_str, parse_card
@@ -330,23 +331,23 @@ def test_every_code_has_a_clause_and_every_showdown_code_is_a_code() -> None:
 
 def test_observation_hides_what_a_player_may_not_see() -> None:
     s = start(KNOCKER, C01_DEFENDER, "5D").apply("take-upcard").apply("knock QD")
-    defender = s.observe(0)
+    defender = observe(s, 0)
     assert list(defender.hand) == s.hand(0)
     assert defender.knock_card is None  # KNOCK.PROCEDURE: face down
     assert defender.opponent_known == (parse_card("5D"),)  # the upcard it saw taken
     assert [step.action for step in defender.history] == ["take-upcard", "knock"]
-    knocker = s.observe(1)
+    knocker = observe(s, 1)
     assert knocker.knock_card == parse_card("QD")
     assert [step.action for step in knocker.history] == ["take-upcard", "knock QD"]
     assert "stock" not in knocker.to_json()
-    assert s.referee()["stock"] == [card_str(c) for c in s.stock]
+    assert referee_view(s)["stock"] == [card_str(c) for c in s.stock]
 
 
 def test_stock_draw_is_seen_by_the_drawer_only() -> None:
     s = start(KNOCKER, C01_DEFENDER, "5D", top="KH").apply("pass").apply("pass")
     s = s.apply("draw-stock")
-    assert s.observe(1).history[-1].card == parse_card("KH")
-    assert s.observe(0).history[-1].card is None
+    assert observe(s, 1).history[-1].card == parse_card("KH")
+    assert observe(s, 0).history[-1].card is None
 
 
 # --- the match -------------------------------------------------------------------------------------------

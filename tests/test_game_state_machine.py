@@ -25,6 +25,7 @@ from ginspec.reference.game import (
     game_rules,
 )
 from ginspec.reference.game.match import MatchState
+from ginspec.reference.game.observation import observe
 from ginspec.reference.game.rejections import CLAUSE_OF
 from ginspec.reference.game.strategies import GreedyStrategy
 from ginspec.spec.cards import card_str
@@ -257,7 +258,7 @@ class GameMachine(RuleBasedStateMachine):
     def observations_hide_hidden_cards(self) -> None:
         s = self.state
         for player in (0, 1):
-            obs = s.observe(player)
+            obs = observe(s, player)
             other = 1 - player
             assert list(obs.hand) == s.hand(player)
             assert obs.opponent_hand_size == s.hands[other].bit_count()

@@ -14,6 +14,7 @@ import pytest
 from ginspec.conformance.cli import main
 from ginspec.reference.engines import ENGINES
 from ginspec.reference.game.match import first_dealer
+from ginspec.reference.game.observation import observe
 from ginspec.reference.typed_rules import Engine, Rules, game_rules, rules_for_profile
 from ginspec.spec.cards import NUM_RANKS
 from ginspec.spec.errors import GinspecError, ParameterError
@@ -248,7 +249,7 @@ def test_a_face_up_knock_card_is_seen_by_both_and_changes_nothing_else() -> None
     for face_up in (False, True):
         rules = rules_for_profile("pagat", {"knock_card_face_up": face_up})
         s = HandState.new(deal, rules).apply("take-upcard").apply("knock QD")
-        defender = s.observe(0)
+        defender = observe(s, 0)
         s.check_accounting()
         if face_up:
             assert defender.knock_card == s.knock_card and s.pile[-1] == s.knock_card

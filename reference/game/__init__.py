@@ -13,6 +13,7 @@ False
 
 from ginspec.reference.game.actions import Action, Kind, format_action, parse_action
 from ginspec.reference.game.deal import Deal, DealError, deal_from_seed
+from ginspec.reference.game.observation import Observation, observe, referee_view
 from ginspec.reference.game.rejections import Code, MalformedAction, Rejection
 from ginspec.reference.game.state import CHANCE, HandResult, HandState, LegalActions, Phase
 from ginspec.reference.typed_rules import Rules, game_rules, rules_for_profile
@@ -29,6 +30,7 @@ __all__ = [
     "Kind",
     "LegalActions",
     "MalformedAction",
+    "Observation",
     "Outcome",
     "Phase",
     "Rejection",
@@ -36,6 +38,8 @@ __all__ = [
     "deal_from_seed",
     "format_action",
     "game_rules",
+    "observe",
     "parse_action",
+    "referee_view",
     "rules_for_profile",
 ]

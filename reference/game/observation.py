@@ -109,7 +109,7 @@ def public_history(state: HandState, observer: int | None) -> tuple[PublicStep, 
         elif kind is Kind.DRAW_STOCK and (observer is None or observer == player):
             card = before.stock[0]
         elif kind is Kind.KNOCK and observer is not None and observer != player \
-                and not state.rules.knock_card_face_up:
+                and not state.knock_card_public:
             text = "knock"  # KNOCK.PROCEDURE: face down
         elif kind is Kind.RESHUFFLE and observer is not None:
             text = "reshuffle"
@@ -136,8 +136,7 @@ def observe(state: HandState, player: int) -> Observation:
     known = state.known[opponent]
     if _spread(state, opponent):
         known = state.hands[opponent]
-    knock_card = state.knock_card if state.knocker == player or \
-        state.rules.knock_card_face_up else None
+    knock_card = state.knock_card if state.knocker == player or state.knock_card_public else None
     legal = tuple(format_action(a, state.rules.meld_rules) for a in state.legal_actions()) \
         if state.to_move == player else ()
     return Observation(

@@ -16,7 +16,7 @@ import random
 from collections.abc import Iterator
 from dataclasses import dataclass
 from enum import Enum
-from typing import TYPE_CHECKING, Final, Literal
+from typing import Final, Literal
 
 from ginspec.reference.game import actions as A
 from ginspec.reference.game import showdown as S
@@ -40,9 +40,6 @@ from ginspec.spec.cards import (
 )
 from ginspec.spec.clauses import implements
 from ginspec.spec.errors import ParameterError
-
-if TYPE_CHECKING:
-    from ginspec.reference.game.observation import Observation
 
 CHANCE: Final = -1
 """``to_move`` while the referee must act (the reshuffle of WALL.RESHUFFLE)."""
@@ -340,17 +337,11 @@ class HandState:
             self._gin_ok = ok
         return self._gin_ok
 
-    def observe(self, player: int) -> Observation:
-        """Player ``player``'s view (OBSERVATION.PLAYER)."""
-        from ginspec.reference.game.observation import observe
-
-        return observe(self, player)
-
-    def referee(self) -> dict[str, object]:
-        """The full state as JSON-ready data (OBSERVATION.REFEREE)."""
-        from ginspec.reference.game.observation import referee_view
-
-        return referee_view(self)
+    @property
+    def knock_card_public(self) -> bool:
+        """Whether both players see the knock card (KNOCK.PROCEDURE: face up, or face down and
+        seen by the knocker only)."""
+        return self.knock_card is not None and self.rules.knock_card_face_up
 
     # --- legality ----------------------------------------------------------------------------
 
@@ -627,7 +618,7 @@ class HandState:
             self.hands = _with(self.hands, p, self.hands[p] & ~(1 << card))
             self.known = _with(self.known, p, self.known[p] & ~(1 << card))
             self.knock_card = card
-            if self.rules.knock_card_face_up:  # KNOCK.PROCEDURE: an ordinary face-up discard
+            if self.knock_card_public:  # KNOCK.PROCEDURE: an ordinary face-up discard
                 self.pile = (*self.pile, card)
         self.knocker = p
         self.taken = None
@@ -721,7 +712,7 @@ class HandState:
     def zones(self) -> dict[str, CardMask]:
         """Where every card is: both hands, stock, discard pile, the face-down knock card (a
         face-up knock card is in the pile, KNOCK.PROCEDURE)."""
-        face_down = self.knock_card is not None and not self.rules.knock_card_face_up
+        face_down = self.knock_card is not None and not self.knock_card_public
         return {
             "hand0": self.hands[0],
             "hand1": self.hands[1],

@@ -52,8 +52,7 @@ TABLE_ENGINE = Engine(
     "table",
     honours=frozenset({
         "ace_high_runs", "wraparound_runs", "ace_value", "knock_limit", "gin_compulsory",
-        "big_gin_bonus", "knock_card_face_up", "knocker_must_meld_maximally", "layoff_chain",
-        "layoff_after_gin",
+        "big_gin_bonus", "knocker_must_meld_maximally", "layoff_chain", "layoff_after_gin",
         "knocker_may_lay_off", "first_turn", "discard_taken_card", "take_and_return_void",
         "discard_take_cap", "wall_size", "knock_on_wall_draw", "wall_action", "gin_bonus",
         "undercut_bonus", "undercut_on_tie", "oklahoma", "game_system", "players",
@@ -61,7 +60,6 @@ TABLE_ENGINE = Engine(
     }),
     plays={
         "gin_compulsory": frozenset({False}), "big_gin_bonus": frozenset({0}),
-        "knock_card_face_up": frozenset({False}),
         "knocker_may_lay_off": frozenset({False}), "first_turn": frozenset({"plain"}),
         "discard_taken_card": frozenset({"never", "always"}),
         "take_and_return_void": frozenset({False}), "discard_take_cap": frozenset({0}),
