@@ -33,7 +33,7 @@ def test_a_parameter_is_four_files() -> None:
 def test_the_snippets_are_in_the_files_named() -> None:
     toml, = _blocks("toml")
     assert toml in (ROOT / "spec" / "parameters.toml").read_text(encoding="utf-8")
-    field, engine, session = _blocks("python")
+    field, engine, _session = _blocks("python")
     assert field in (ROOT / "reference" / "typed_rules.py").read_text(encoding="utf-8")
     assert engine in (ROOT / "reference" / "game" / "state.py").read_text(encoding="utf-8")
     chapter = (ROOT / "spec" / "chapters" / "08-knocking.md").read_text(encoding="utf-8")
