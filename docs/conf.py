@@ -28,3 +28,10 @@ suppress_warnings = ["myst.header"]
 # Quotes and ellipses only: docutils' default also turns "--" into an en dash, which printed every
 # "--set" written in prose with an en dash and made copied commands fail (tests/test_docs_commands.py).
 smartquotes_action = "qe"
+
+# Translations (docs/locale/LANG/LC_MESSAGES/gen.po): the booklets of the seed systems in the seeds'
+# languages. Build one language with `python -m sphinx -b html -D language=sr docs OUT` (ro, fr, sq).
+locale_dirs = ["locale"]
+gettext_compact = True
+gettext_uuid = False
+gettext_location = False

@@ -23,16 +23,26 @@ settings.register_profile("thorough", max_examples=3000, deadline=None,
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.get("CI") else "dev"))
 
 
-@pytest.fixture(scope="session")
-def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The documentation site, built once per test session with warnings as errors."""
-    out = tmp_path_factory.mktemp("site")
+def build_site(out: Path, *options: str) -> Path:
+    """Build the documentation site into ``out`` with warnings as errors (``options``: e.g. -D language=sr)."""
     docs = Path(__file__).resolve().parents[1] / "docs"
     proc = subprocess.run(
-        [sys.executable, "-m", "sphinx", "-W", "--keep-going", "-q", "-b", "html", str(docs), str(out)],
+        [sys.executable, "-m", "sphinx", "-W", "--keep-going", "-q", "-b", "html", *options, str(docs), str(out)],
         capture_output=True,
         text=True,
         check=False,
     )
-    assert proc.returncode == 0, f"sphinx-build -W failed:\n{proc.stdout}\n{proc.stderr}"
+    assert proc.returncode == 0, f"sphinx-build -W {' '.join(options)} failed:\n{proc.stdout}\n{proc.stderr}"
     return out
+
+
+@pytest.fixture(scope="session")
+def site_sr(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The site built in Serbian (the booklets of seed 001's system are translated), once per session."""
+    return build_site(tmp_path_factory.mktemp("site-sr"), "-D", "language=sr")
+
+
+@pytest.fixture(scope="session")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The documentation site, built once per test session with warnings as errors."""
+    return build_site(tmp_path_factory.mktemp("site"))

@@ -67,7 +67,17 @@ def _page(site: Path, pattern: str) -> Path:
     ],
 )
 def test_page_renders_in_chromium(site: Path, tmp_path: Path, name: str, pattern: str, must_contain: list[str]) -> None:
-    page = _page(site, pattern)
+    _render(_page(site, pattern), tmp_path, name, must_contain)
+
+
+def test_serbian_booklet_renders_in_chromium(site_sr: Path, tmp_path: Path) -> None:
+    """The booklet of seed 001's table game, in Serbian (the site built with -D language=sr)."""
+    page = _page(site_sr, "gen/booklets/serbian-online-table.html")
+    _render(page, tmp_path, "booklet-sr", ["Gin remi kako ga igra srpski sajt", "Kucanje i gin",
+                                            'class="gs-card', "TABLE.PENALTY", "normativan"])
+
+
+def _render(page: Path, tmp_path: Path, name: str, must_contain: list[str]) -> None:
     dom = _chromium(["--dump-dom", page.as_uri()], tmp_path / "dom")
     assert dom.returncode == 0, dom.stderr[-2000:]
     for text in must_contain:

@@ -21,20 +21,21 @@ class Booklet:
     profile: str
     overrides: Mapping[str, Any]
     players: str
-    """The number of players, in words, for the title and the intro."""
+    """Who plays, in words, for the intro."""
 
 
 BOOKLETS: tuple[Booklet, ...] = (
-    Booklet("pagat", "Gin Rummy by pagat.com's rules", "pagat", {}, "two"),
-    Booklet("serbian-online-2", "Gin Rummy as the Serbian site plays it, two players", "serbian-online", {}, "two"),
+    Booklet("pagat", "Gin Rummy by pagat.com's rules", "pagat", {}, "two players"),
+    Booklet("serbian-online-2", "Gin Rummy as the Serbian site plays it, two players", "serbian-online", {},
+            "two players"),
     Booklet("serbian-online-table", "Gin Rummy as the Serbian site plays it, three or four players",
-            "serbian-online", {"players": 3}, "three or four"),
-    Booklet("wikipedia", "Gin Rummy by the Wikipedia rules", "wikipedia", {}, "two"),
-    Booklet("hoyle", "Gin Rummy by Hoyle's rules", "hoyle", {}, "two"),
-    Booklet("oklahoma", "Oklahoma Gin", "oklahoma", {}, "two"),
-    Booklet("three-player", "Gin Rummy for three players", "three-player", {}, "three"),
-    Booklet("partnership", "Partnership Gin Rummy", "partnership", {}, "four, in two teams"),
-    Booklet("hollywood", "Hollywood Gin", "hollywood", {}, "two"),
+            "serbian-online", {"players": 3}, "three or four players"),
+    Booklet("wikipedia", "Gin Rummy by the Wikipedia rules", "wikipedia", {}, "two players"),
+    Booklet("hoyle", "Gin Rummy by Hoyle's rules", "hoyle", {}, "two players"),
+    Booklet("oklahoma", "Oklahoma Gin", "oklahoma", {}, "two players"),
+    Booklet("three-player", "Gin Rummy for three players", "three-player", {}, "three players"),
+    Booklet("partnership", "Partnership Gin Rummy", "partnership", {}, "four players in two teams of two"),
+    Booklet("hollywood", "Hollywood Gin", "hollywood", {}, "two players"),
 )
 
 SECTIONS: tuple[tuple[str, str], ...] = (
@@ -61,11 +62,16 @@ class Rule:
 
 def table(r: Rules) -> bool:
     """The Serbian table game with three or four players (TABLE.*); at two it is the ordinary game."""
-    return bool(r["game_system"] == "table" and r["players"] > 2)
+    return bool(system(r) == "table" and r["players"] > 2)
 
 
 def two(r: Rules) -> bool:
     return not table(r)
+
+
+def system(r: Rules) -> str:
+    """The game system as a player meets it: the table game at two players is the two-player game."""
+    return "single" if r["game_system"] == "table" and r["players"] == 2 else str(r["game_system"])
 
 
 def always(r: Rules) -> bool:
@@ -122,12 +128,12 @@ RULES: tuple[Rule, ...] = (
     Rule("deal", "DEAL.FIRST-DEALER", two, lambda r: FIRST_DEALER[r["first_dealer"]]),
     Rule("deal", "TABLE.DEALER", table, lambda r: (
         "The first hand is dealt by the first seat; after every hand the deal passes to the left.")),
-    Rule("deal", "THREE.ROTATION", lambda r: r["game_system"] == "three_player", lambda r: (
+    Rule("deal", "THREE.ROTATION", lambda r: system(r) == "three_player", lambda r: (
         "Two players play each hand and the third sits out. The loser of a hand sits out the next one, the "
         "winner plays first and the player who sat out plays second. " + (
             "The player sitting out deals." if r["three_player_mode"] == "dealer_sits_out"
             else "The player who plays second deals."))),
-    Rule("deal", "PARTNER.TABLES", lambda r: r["game_system"] == "partnership", lambda r: (
+    Rule("deal", "PARTNER.TABLES", lambda r: system(r) == "partnership", lambda r: (
         "Partners sit opposite each other. Every deal is two separate two-player hands at two tables, and "
         "the opponents change tables every deal.")),
     Rule("deal", "DEAL.HANDS", two, lambda r: (
@@ -259,20 +265,20 @@ RULES: tuple[Rule, ...] = (
         "is shuffled and put under the stock, and play goes on; the second time, the hand is void and nobody "
         "is charged.")),
     # --- the game and the match
-    Rule("match", "MATCH.TARGET", lambda r: r["game_system"] in ("single", "three_player"), lambda r: (
+    Rule("match", "MATCH.TARGET", lambda r: system(r) in ("single", "three_player"), lambda r: (
         f"Each player's points add up from hand to hand; the game ends when a player reaches {r['game_target']}.")),
     Rule("match", "OKLAHOMA.TARGET", lambda r: r["oklahoma"], lambda r: "Oklahoma is played to 150."),
-    Rule("match", "PARTNER.NETTING", lambda r: r["game_system"] == "partnership", lambda r: (
+    Rule("match", "PARTNER.NETTING", lambda r: system(r) == "partnership", lambda r: (
         "The two hands of a deal are netted: the team with more points wins the deal and scores the difference.")),
-    Rule("match", "PARTNER.DRAW", lambda r: r["game_system"] == "partnership", lambda r: (
+    Rule("match", "PARTNER.DRAW", lambda r: system(r) == "partnership", lambda r: (
         "A void hand at one table scores nothing; the other table's result stands."
         if r["partnership_draw"] == "other_table_counts" else "A void hand at one table is dealt again.")),
-    Rule("match", "PARTNER.GAME", lambda r: r["game_system"] == "partnership", lambda r: (
+    Rule("match", "PARTNER.GAME", lambda r: system(r) == "partnership", lambda r: (
         f"The teams' points add up as in a two-player game; the first team to reach {r['game_target']} wins.")),
-    Rule("match", "HOLLYWOOD.ENTRY", lambda r: r["game_system"] == "hollywood", lambda r: (
+    Rule("match", "HOLLYWOOD.ENTRY", lambda r: system(r) == "hollywood", lambda r: (
         f"The players keep {r['hollywood_games']} games at once. Each hand a player wins opens the next game for "
         "him, and his score for the hand goes into every game he has opened that is still going.")),
-    Rule("match", "HOLLYWOOD.GAME-END", lambda r: r["game_system"] == "hollywood", lambda r: (
+    Rule("match", "HOLLYWOOD.GAME-END", lambda r: system(r) == "hollywood", lambda r: (
         f"Each game ends when a player's score in it reaches {r['game_target']}; the match ends with the last.")),
     Rule("match", "MATCH.GAME-BONUS", lambda r: two(r) and r["game_bonus"] > 0, lambda r: (
         f"The winner of a game adds a game bonus of {r['game_bonus']}.")),
@@ -286,16 +292,16 @@ RULES: tuple[Rule, ...] = (
         "An undercut earns one extra box, gin two.")),
     Rule("match", "MATCH.SHUTOUT", lambda r: two(r) and r["shutout_effect"] != "none", lambda r: (
         f"If the loser scored nothing in the whole game, it is a shutout: {SHUTOUT[r['shutout_effect']]}.")),
-    Rule("match", "MATCH.SETTLEMENT", lambda r: r["game_system"] in ("single", "partnership"), lambda r: (
+    Rule("match", "MATCH.SETTLEMENT", lambda r: system(r) in ("single", "partnership"), lambda r: (
         "The lower final total pays the difference to the higher.")),
-    Rule("match", "SETTLE.PAIRWISE", lambda r: r["game_system"] == "three_player", lambda r: (
+    Rule("match", "SETTLE.PAIRWISE", lambda r: system(r) == "three_player", lambda r: (
         "When the game ends, every pair of players settles on its own: the winner with each of the others as in a "
         "two-player game, and the other two by the difference of their points and boxes.")),
-    Rule("match", "HOLLYWOOD.SETTLEMENT", lambda r: r["game_system"] == "hollywood", lambda r: (
+    Rule("match", "HOLLYWOOD.SETTLEMENT", lambda r: system(r) == "hollywood", lambda r: (
         "Each game is settled on its own and the amounts are netted into one payment."
         if r["hollywood_settlement"] == "per_game" else "The player who won fewer games pays one unit per game "
         "of difference.")),
-    Rule("match", "MATCH.NEXT-DEALER", lambda r: r["game_system"] in ("single", "hollywood"), lambda r: (
+    Rule("match", "MATCH.NEXT-DEALER", lambda r: system(r) in ("single", "hollywood"), lambda r: (
         NEXT_DEALER[r["next_dealer"]])),
     Rule("match", "TABLE.GAME-END", table, lambda r: (
         f"Penalty points add up. The game ends after the hand in which somebody reaches {r['penalty_limit']}, "
@@ -371,12 +377,12 @@ def booklet_page(booklet: Booklet, page: str, example_block: Callable[..., list[
     paras = paragraphs(booklet)
     lines = [
         f"# {booklet.title}\n",
-        '<p class="gs-booklet-meta">',
-        f"Profile <code>{booklet.profile}</code>"
-        + "".join(f" with <code>{k} = {v}</code>" for k, v in booklet.overrides.items()) + "</p>\n",
-        f"The game for {booklet.players} players, in the order it is played. Every paragraph is a rule of the "
+        f"*Profile* `{booklet.profile}`" + "".join(f", `{k} = {v}`" for k, v in booklet.overrides.items()) + "\n",
+        f"The game for {booklet.players}, in the order it is played. Every paragraph is a rule of the "
         f"spec with this system's values filled in, and ends with the clause it comes from. The system: "
         f"{prof.title}.\n",
+        "The English text of the spec is normative: where a booklet or a translation of it reads differently, "
+        "the spec decides.\n",
     ]
     for key, heading in SECTIONS:
         mine = [(cid, text) for section, cid, text in paras if section == key]
@@ -400,6 +406,11 @@ def booklet_pages(out: Path, example_block: Callable[..., list[str]], hand_html:
         "One booklet per rule system, generated from the spec and the system's profile: only the rules the "
         "system plays, with its values filled in. The numbered chapters remain the reference; each paragraph "
         "links to its clause.\n",
+        "The booklets of the four seed systems are also in the seed's language: Romanian (pagat, seed 000), "
+        "Serbian (serbian-online at two and at three or four players, seed 001), French (wikipedia, seed 002) "
+        "and Albanian (hoyle, seed 004). Each language is its own build of this site, with Sphinx's gettext "
+        "catalogues in `docs/locale/`: `python -m sphinx -b html -D language=sr docs OUT` (likewise `ro`, `fr`, "
+        "`sq`). The translations are written from the spec; the English spec is normative.\n",
         "```{toctree}\n:maxdepth: 1\n",
         *[b.slug for b in BOOKLETS],
         "```\n",
