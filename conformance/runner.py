@@ -28,7 +28,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
 
-from ginspec.conformance.adapters.base import Adapter, AdapterFault, Hello, Unsupported
+from ginspec.conformance.adapters.base import (
+    Adapter,
+    AdapterError,
+    AdapterFault,
+    Hello,
+    Unsupported,
+)
 from ginspec.conformance.cases import Case, CaseFormatError
 from ginspec.conformance.compare import (
     Mismatch,
@@ -39,6 +45,10 @@ from ginspec.conformance.compare import (
 )
 
 STATUSES: Final = ("pass", "fail", "error", "skip", "declined", "xfail", "xpass")
+
+MAX_RESTARTS: Final = 3
+"""Default ``--max-restarts``: restarts in a row (no case finishing in between) before the
+runner gives up on the adapter and reports the remaining cases as adapter errors."""
 
 RESULT_CLAUSES: Final[dict[str, str]] = {
     "deadwood": "DEADWOOD.MINIMUM",
@@ -102,6 +112,10 @@ class RunSummary:
     hello: Hello
     outcomes: list[Outcome] = field(default_factory=list)
     seconds: float = 0.0
+    gave_up: str = ""
+    """Why the run stopped sending cases to the adapter (restart budget spent), or empty."""
+    interrupted: str = ""
+    """The signal that ended the run early (``SIGINT``, ``SIGTERM``), or empty."""
 
     def count(self, status: str) -> int:
         return sum(1 for o in self.outcomes if o.status == status)
@@ -139,19 +153,11 @@ def in_shard(case_id: str, shard: tuple[int, int]) -> bool:
 
 def read_expect_fail(path: Path) -> dict[str, str]:
     """An expected-failure list: JSON ``{id: reason}``, or text lines ``ID  # reason``."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise CaseFormatError(f"{path}: cannot read: {exc.strerror}") from None
-    except UnicodeDecodeError as exc:
-        raise CaseFormatError(f"{path}: not UTF-8 text (byte {exc.start})") from None
-    if path.suffix == ".json":
-        import json
+    from ginspec.spec.inputs import parse_json, read_text
 
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise CaseFormatError(f"{path}: invalid JSON at line {exc.lineno}: {exc.msg}") from None
+    text = read_text(path, CaseFormatError)
+    if path.suffix == ".json":
+        data = parse_json(text, str(path), CaseFormatError)
         if not isinstance(data, dict) or not all(isinstance(v, str) for v in data.values()):
             raise CaseFormatError(f"{path}: (top level): expected an object of id -> reason")
         return {str(k): v for k, v in data.items()}
@@ -201,9 +207,14 @@ class Runner:
     """Runs cases against one adapter."""
 
     def __init__(
-        self, adapter: Adapter, hello: Hello, expect_fail: Mapping[str, str] | None = None
+        self, adapter: Adapter, hello: Hello, expect_fail: Mapping[str, str] | None = None,
+        *, max_restarts: int = MAX_RESTARTS,
     ):
         self.adapter = adapter
+        self.max_restarts = max_restarts
+        self._failures = 0
+        """Cases in a row that ended in a fault needing a restart."""
+        self.gave_up = ""
         self.hello = hello
         self.expect_fail = dict(expect_fail or {})
         self.codes = "rejection-codes" in hello.capabilities
@@ -217,30 +228,40 @@ class Runner:
     ) -> RunSummary:
         summary = RunSummary(self.hello)
         start = time.perf_counter()
-        for case in cases:
-            outcome = self.run_case(case)
-            summary.outcomes.append(outcome)
-            if progress:
-                progress(outcome)
+        try:
+            for case in cases:
+                outcome = self.run_case(case)
+                summary.outcomes.append(outcome)
+                if progress:
+                    progress(outcome)
+        except KeyboardInterrupt as stop:  # SIGINT, or SIGTERM turned into it: keep what ran
+            summary.interrupted = str(stop) or "SIGINT"
         summary.seconds = time.perf_counter() - start
+        summary.gave_up = self.gave_up
         return summary
 
     def run_case(self, case: Case) -> Outcome:
         reason = skip_reason(case, self.hello)
         if reason is not None:
             return Outcome(case, "skip", message=reason)
+        if self.gave_up:
+            return self._expected(Outcome(case, "error", where="adapter",
+                                          message=f"not run: {self.gave_up}"))
         start = time.perf_counter()
         self._opened = False
         try:
             outcome = self._play(case)
+            self.adapter.end_case()
+            self._failures = 0
         except Unsupported as declined:
             if self._opened:
                 outcome = Outcome(case, "error", where="adapter",
                                   message="protocol: declined after the opening request "
                                   f"(only query, new_hand, new_match or new_table_hand may decline): {declined}")
-                self._restart()
+                self._restart(f"protocol: declined late: {declined}")
             else:
                 outcome = Outcome(case, "declined", message=declined.reason)
+                self._failures = 0
         except AdapterFault as fault:
             outcome = Outcome(
                 case,
@@ -249,15 +270,21 @@ class Runner:
                 message=f"{fault.kind}: {fault}"
                 + (f"\nstderr: {fault.stderr[-2000:]}" if fault.stderr else ""),
             )
-            self._restart()
+            if fault.kind != "error":  # a well-formed error reply: the process is fine
+                self._restart(f"{fault.kind}: {fault}")
         except Exception as exc:  # an in-process adapter raised: an adapter error, not a verdict
             tb = traceback.format_exc(limit=-3)
             outcome = Outcome(
                 case, "error", where="adapter", message=f"{type(exc).__name__}: {exc}\n{tb}"
             )
-            self._restart()
+            with contextlib.suppress(Exception):  # not counted: the adapter answered, badly
+                self.adapter.restart()
         seconds = time.perf_counter() - start
-        outcome = Outcome(**{**outcome.__dict__, "seconds": seconds})
+        return self._expected(Outcome(**{**outcome.__dict__, "seconds": seconds}))
+
+    def _expected(self, outcome: Outcome) -> Outcome:
+        """``xfail``/``xpass`` for cases listed in ``--expect-fail``."""
+        case = outcome.case
         if case.id in self.expect_fail:
             if outcome.status in ("fail", "error"):
                 outcome = Outcome(**{**outcome.__dict__, "status": "xfail"})
@@ -272,9 +299,19 @@ class Runner:
                 )
         return outcome
 
-    def _restart(self) -> None:
-        with contextlib.suppress(AdapterFault):
+    def _restart(self, why: str) -> None:
+        """Restart after a fault, unless ``max_restarts`` restarts in a row were spent."""
+        self._failures += 1
+        if self._failures > self.max_restarts:
+            self.gave_up = (f"the adapter failed {self._failures} cases in a row "
+                            f"(--max-restarts {self.max_restarts}); last: {why.splitlines()[0]}")
+            return
+        try:
             self.adapter.restart()
+        except (AdapterFault, AdapterError) as exc:  # a slow hello: the process is kept
+            if isinstance(exc, AdapterError):  # it cannot even start: give up now
+                self._failures = self.max_restarts
+                self._restart(str(exc))
 
     def _culprit(self, case: Case, preferred: str | None = None) -> str:
         if preferred:

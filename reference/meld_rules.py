@@ -36,6 +36,10 @@ class MeldRules:
     @implements("MELD.RUN.ACE-LOW", "MELD.RUN.NO-WRAP")
     def from_params(cls, params: Mapping[str, Value]) -> MeldRules:
         """The meld rules of a ruleset given as parameter values (missing ones default)."""
+        if not isinstance(params, Mapping):
+            raise ParameterError(f"meld rules: expected a mapping of parameter values, not "
+                                 f"{type(params).__name__}")
+
         def get(name: str) -> Value:
             return parameter(name).check(params.get(name, parameter(name).default))
 

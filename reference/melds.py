@@ -33,7 +33,7 @@ from ginspec.spec.cards import (
     suit_of,
 )
 from ginspec.spec.clauses import implements
-from ginspec.spec.errors import CardError, DuplicateCardError, MeldError
+from ginspec.spec.errors import CardError, DuplicateCardError, MeldError, shown
 
 Cards = Iterable[Card] | CardMask
 
@@ -126,13 +126,15 @@ class MeldCheck:
 def check_meld(cards: Sequence[Card], rules: MeldRules = STANDARD) -> MeldCheck:
     """Classify ``cards`` as a set, a run, or not a meld (with the reason); a number that is no
     card raises :class:`CardError`."""
+    if isinstance(cards, (str, bytes)) or not hasattr(cards, "__iter__"):
+        raise CardError(f"a meld is a list of cards, not {type(cards).__name__}")
     for card in cards:
         try:
             known = card in _BIT_OF
         except TypeError:  # unhashable
             known = False
         if not known:
-            raise CardError(f"no card with number {card!r}")
+            raise CardError(f"no card with number {shown(card)}")
     if len(set(cards)) != len(cards):
         return MeldCheck(None, "a card appears twice")
     if len(cards) < 3:

@@ -18,7 +18,6 @@ and each field that differs.
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -41,6 +40,7 @@ from ginspec.reference.ruling_table import TableRulingCase, parse_table_ruling
 from ginspec.spec.cards import Card, card_str, parse_card, parse_cards
 from ginspec.spec.clauses import SPEC_DIR, implements
 from ginspec.spec.errors import GinspecError, RulingFileError
+from ginspec.spec.inputs import guard, read_toml
 from ginspec.spec.parameters import Value
 from ginspec.spec.profiles import ruleset
 
@@ -222,17 +222,9 @@ def parse_showdown_ruling(data: Mapping[str, Any], source: str = "<ruling>") -> 
 def load_ruling(path: str | Path) -> AnyRuling:
     """Read and validate a ruling file."""
     p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise RulingFileError(f"{p}: cannot read: {exc.strerror}") from None
-    except UnicodeDecodeError as exc:
-        raise RulingFileError(f"{p}: not UTF-8 text (byte {exc.start})") from None
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise RulingFileError(f"{p}: not valid TOML: {exc}") from None
-    return parse_ruling(data, str(p))
+    data = read_toml(p, RulingFileError)
+    with guard(str(p), RulingFileError):
+        return parse_ruling(data, str(p))
 
 
 def casebook() -> list[AnyRuling]:
@@ -243,7 +235,11 @@ def casebook() -> list[AnyRuling]:
 def find_ruling(ref: str) -> AnyRuling:
     """A ruling by file path, or a casebook ruling by its ID (e.g. ``C01``)."""
     path = Path(ref)
-    if path.suffix == ".toml" or path.exists():
+    try:
+        exists = path.exists()
+    except (OSError, ValueError):  # a name too long for a file, or with a NUL byte
+        exists = False
+    if path.suffix == ".toml" or exists:
         return load_ruling(path)
     for case in casebook():
         if case.id == ref:

@@ -148,8 +148,11 @@ def _profile_rules(profile: str, overrides: tuple[tuple[str, Value], ...]) -> Ru
 
 
 def rules_for_profile(profile: str, overrides: Mapping[str, Value] | None = None) -> Rules:
-    """The typed rules of a named profile with overrides (``ginspec.spec.profiles``)."""
-    return _profile_rules(profile, tuple(sorted((overrides or {}).items())))
+    """The typed rules of a named profile with overrides (``ginspec.spec.profiles``); a profile
+    that is not a name or overrides that are not a mapping of checked values raise
+    :class:`~ginspec.spec.errors.ParameterError`."""
+    checked = ruleset(profile, overrides)  # validates names, types and values first
+    return _profile_rules(checked.name, tuple(sorted(checked.overrides.items())))
 
 
 HAND_PARAMETERS: frozenset[str] = frozenset({

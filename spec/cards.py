@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from typing import Final, TypeAlias
 
 from ginspec.spec.clauses import implements
-from ginspec.spec.errors import CardError, DuplicateCardError
+from ginspec.spec.errors import CardError, DuplicateCardError, shown
 
 Card: TypeAlias = int
 """A card, 0..51 (CARD.ENCODING)."""
@@ -94,7 +94,7 @@ def parse_card(token: str) -> Card:
     """
     if not isinstance(token, str):
         raise CardError(f"a card is written as text such as '7H', not {type(token).__name__} "
-                        f"{token!r}")
+                        f"{shown(token)}")
     text = token.strip().upper()
     if len(text) < 2:
         raise CardError(f"unknown card {token!r}: expected rank then suit, e.g. 'TS' or '7H'")
@@ -126,7 +126,7 @@ def parse_cards(tokens: str | Iterable[str], *, distinct: bool = True) -> list[C
         items = [t for tok in tokens for t in (split_tokens(tok) if isinstance(tok, str) else [tok])]
     else:
         raise CardError(f"cards are written as text such as '7H 8H 9H', not "
-                        f"{type(tokens).__name__} {tokens!r}")
+                        f"{type(tokens).__name__} {shown(tokens)}")
     cards = [parse_card(t) for t in items]
     if distinct:
         seen: set[Card] = set()
@@ -141,7 +141,7 @@ def check_card(card: object) -> Card:
     """``card`` itself when it is a card number 0..51 (an ``int``, not a ``bool``); raises
     :class:`CardError` naming it otherwise (CARD.ENCODING)."""
     if type(card) is not int or not 0 <= card < NUM_CARDS:
-        raise CardError(f"no card with number {card!r}")
+        raise CardError(f"no card with number {shown(card)}")
     return card
 
 

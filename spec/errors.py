@@ -37,3 +37,13 @@ class ParameterError(GinspecError):
 
 class RulingFileError(GinspecError):
     """A ruling file (casebook format) is malformed; the message names the file and the field."""
+
+
+def shown(value: object, limit: int = 60) -> str:
+    """``repr(value)`` for an error message: cut to ``limit`` characters, and never an error of
+    its own (an integer of 5,000 digits has no ``repr``)."""
+    try:
+        text = repr(value)
+    except ValueError:
+        return f"<{type(value).__name__} too large to show>"
+    return text if len(text) <= limit else text[: limit - 3] + "..."

@@ -134,12 +134,14 @@ def profiles() -> tuple[str, ...]:
 
 
 def profile(name: str) -> Profile:
-    """Look up a profile by name; an unknown name raises ParameterError."""
+    """Look up a profile by name; an unknown name (or one that is not text) raises
+    ParameterError."""
     try:
         return _profiles()[name]
-    except KeyError:
+    except (KeyError, TypeError):
+        shown = repr(name)[:80] if isinstance(name, str) else f"of type {type(name).__name__}"
         raise ParameterError(
-            f"unknown profile {name!r} (known: {', '.join(profiles())})"
+            f"unknown profile {shown} (known: {', '.join(profiles())})"
         ) from None
 
 

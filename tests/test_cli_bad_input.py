@@ -24,6 +24,7 @@ from pathlib import Path
 
 import pytest
 from ginspec.conformance.cli import build_parser, main
+from ginspec.conformance.cli.conform import seconds_arg
 from ginspec.conformance.generate.suite import SUITE_DIR
 from ginspec.reference.cli.args import seed_arg
 from ginspec.reference.cli.ruling import TEMPLATE
@@ -193,6 +194,7 @@ BASE: dict[Command, Callable[[Files], list[str]]] = {
     ("report", "markdown"): lambda f: [f.path("run.jsonl")],
     ("report", "badge"): lambda f: [f.path("run.jsonl")],
     ("report", "expect-fail"): lambda f: [f.path("run.jsonl"), "--update", f.path("xf.txt")],
+    ("faults",): lambda f: ["--fault", "crash", "--cases", "NO-SUCH-CASE-*"],
 }
 """Per command, a command line that is valid up to the option under test (the generic checks add
 one bad option to it)."""
@@ -346,6 +348,11 @@ def battery(command: Command, f: Files) -> list[Bad]:
             (["--adapter", "reference", "--shard", "3/2"], ("--shard", "3/2")),
             (["--adapter", "reference", "--shard", "half"], ("--shard", "half")),
             (["--adapter", "reference", "--timeout", "0"], ("--timeout",)),
+            (["--adapter", "reference", "--timeout", "nan"], ("--timeout", "'nan'")),
+            (["--adapter", "reference", "--timeout", "inf"], ("--timeout", "'inf'")),
+            (["--adapter", "reference", "--startup-timeout", "-3"], ("--startup-timeout",)),
+            (["--adapter", "reference", "--max-restarts", "-1"], ("--max-restarts", "'-1'")),
+            (["--adapter", "cmd:eng\0ine"], ("cannot start",)),
             (["--adapter", "reference", "--live"], ("--live", "--profile")),
             (["--adapter", "reference", "--live", "--profile", "pagat", "--hands", "0"], ("--hands",)),
             ([], ("--adapter",)),
@@ -367,6 +374,9 @@ def battery(command: Command, f: Files) -> list[Bad]:
             (["--adapter", "reference", "--suite", f.path("broken.toml")], ("broken.toml", "TOML")),
             (["--adapter", "reference", "--suite", f.path("ruling-card.toml")], ("ruling-card.toml", "QQ")),
         ],
+        ("faults",): [(["--cases", "NO-SUCH-CASE-*"], ("NO-SUCH-CASE-*",)),
+                      (["--timeout", "nan"], ("--timeout", "'nan'")),
+                      (["--markdown", f.path("no-such-folder/t.md")], ("--markdown",))],
         ("serve",): [(["--adapter", "no-such-adapter"], ("no-such-adapter",)),
                      (["--adapter", "cmd:cat"], ("--adapter",))],
         ("report", "summary"): [
@@ -442,7 +452,7 @@ def _numeric_options() -> list[tuple[Command, str, str]]:
     found = []
     for command in COMMANDS:
         for action in _options(command):
-            if action.type in (int, float, seed_arg):
+            if action.type in (int, float, seed_arg, seconds_arg):
                 found.append((command, action.option_strings[-1], "x"))
                 found.append((command, action.option_strings[-1], "1e"))
                 if action.type is seed_arg:

@@ -102,6 +102,6 @@ def test_load_case_reports_bad_json_with_the_path(tmp_path: Path) -> None:
     p = tmp_path / "broken.json"
     p.write_text('{"id": ', encoding="utf-8")
     with pytest.raises(
-        CaseFormatError, match=r"broken.json: \(top level\): invalid JSON at line 1"
+        CaseFormatError, match=r"broken.json: \(top level\): not JSON \(invalid JSON at line 1"
     ):
         load_case(p)

@@ -246,3 +246,7 @@ class Adapter(ABC):
 
     def restart(self) -> None:  # noqa: B027 - optional hook
         """Get ready for the next case after a fault (a subprocess adapter respawns)."""
+
+    def end_case(self) -> None:  # noqa: B027 - optional hook
+        """Called after each case the adapter played; raise :class:`AdapterFault` to make a
+        fault seen only now (a duplicate reply to the case's last request) that case's error."""

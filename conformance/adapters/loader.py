@@ -4,7 +4,7 @@
 * ``openspiel``, ``rlcard`` — the peer engines (extras ``ginspec[openspiel]``, ``ginspec[rlcard]``;
   ``ginspec.conformance.peers.adapters``);
 * ``python:MODULE:CLASS`` — an in-process adapter class (a subclass of :class:`Adapter`, built with
-  no arguments);
+  no arguments), each call with the per-request timeout (:mod:`~ginspec.conformance.adapters.timed`);
 * ``cmd:COMMAND ARGS`` — a subprocess speaking the JSON-lines protocol (``PROTOCOL.md``).
 """
 
@@ -16,7 +16,7 @@ import shlex
 from ginspec.conformance.adapters.base import Adapter, AdapterError
 
 
-def open_adapter(spec: str, *, timeout: float = 10.0) -> Adapter:
+def open_adapter(spec: str, *, timeout: float = 10.0, startup: float | None = None) -> Adapter:
     """The adapter named by ``spec``; bad specs raise AdapterError (exit 2)."""
     if spec == "reference":
         from ginspec.conformance.adapters.reference import ReferenceAdapter
@@ -41,10 +41,18 @@ def open_adapter(spec: str, *, timeout: float = 10.0) -> Adapter:
                 f"--adapter: {module_name}.{class_name} is not a subclass of "
                 "ginspec.conformance.adapters.Adapter"
             )
-        try:
-            return cls()
-        except Exception as exc:
-            raise AdapterError(f"--adapter: {module_name}.{class_name}() failed: {exc}") from None
+        adapter_class: type[Adapter] = cls
+
+        def build() -> Adapter:
+            try:
+                return adapter_class()
+            except Exception as exc:
+                raise AdapterError(f"--adapter: {module_name}.{class_name}() failed: {exc}") \
+                    from None
+
+        from ginspec.conformance.adapters.timed import TimedAdapter
+
+        return TimedAdapter(build, timeout=timeout)
     if spec.startswith("cmd:"):
         from ginspec.conformance.adapters.command import CommandAdapter
 
@@ -54,7 +62,9 @@ def open_adapter(spec: str, *, timeout: float = 10.0) -> Adapter:
             raise AdapterError(f"--adapter: {spec!r}: {exc}") from None
         if not argv:
             raise AdapterError("--adapter: cmd: needs a command, e.g. cmd:'./my-engine --serve'")
-        return CommandAdapter(argv, timeout=timeout)
+        from ginspec.conformance.adapters.command import STARTUP_TIMEOUT
+
+        return CommandAdapter(argv, timeout=timeout, startup=startup or STARTUP_TIMEOUT)
     raise AdapterError(
         f"--adapter: unknown adapter {spec!r}: expected reference, openspiel, rlcard, python:MODULE:CLASS "
         "or cmd:COMMAND"

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, Final
 from ginspec.conformance.cases.model import JSON, Case, CaseFormatError, fingerprint_of
 from ginspec.conformance.compare_systems import REQUIRED as SYSTEM_REQUIRED
 from ginspec.conformance.compare_systems import SYSTEM_FIELDS
+from ginspec.spec.inputs import guard, read_json
 
 if TYPE_CHECKING:
     from jsonschema import Draft202012Validator
@@ -205,18 +206,11 @@ def load_case(path: Path | str) -> Case:
         key = (str(p), stat.st_mtime_ns, stat.st_size)
         if key in _LOADED:
             return _LOADED[key]
-        text = p.read_text(encoding="utf-8")
     except OSError as exc:
         raise CaseFormatError(f"{p}: cannot read: {exc.strerror}") from None
-    except UnicodeDecodeError as exc:
-        raise CaseFormatError(f"{p}: not UTF-8 text (byte {exc.start})") from None
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise CaseFormatError(
-            f"{p}: (top level): invalid JSON at line {exc.lineno}: {exc.msg}"
-        ) from None
-    case = parse_case(data, str(p))
+    data = read_json(p, CaseFormatError)
+    with guard(str(p), CaseFormatError):
+        case = parse_case(data, str(p))
     _LOADED[key] = case
     return case
 

@@ -33,6 +33,7 @@ COMMAND_MODULES: dict[str, tuple[str, ...]] = {
     "ginspec.conformance.cli.suite": ("suite",),
     "ginspec.conformance.cli.conform": ("conform", "serve"),
     "ginspec.conformance.cli.report": ("report",),
+    "ginspec.conformance.cli.faults": ("faults",),
 }
 """Each module whose ``register(subparsers)`` adds commands -> the commands it adds, in help order."""
 COMMANDS: dict[str, str] = {name: module for module, names in COMMAND_MODULES.items() for name in names}

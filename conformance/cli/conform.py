@@ -4,26 +4,34 @@ over the JSON-lines protocol)."""
 from __future__ import annotations
 
 import argparse
+import contextlib
 import fnmatch
+import math
+import signal
 import sys
+import threading
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
 from ginspec.conformance.adapters.base import Adapter, AdapterError, AdapterFault, Hello
+from ginspec.conformance.adapters.command import STARTUP_TIMEOUT
 from ginspec.conformance.adapters.loader import open_adapter
 from ginspec.conformance.cases import Case
 from ginspec.conformance.cases.model import CaseFormatError
+from ginspec.conformance.escape import printable
 from ginspec.conformance.reports.explain import Rerun
 from ginspec.conformance.reports.output import check_outputs, is_stdout
 from ginspec.conformance.runner import (
+    MAX_RESTARTS,
     Outcome,
     Runner,
     RunSummary,
     parse_shard,
     read_expect_fail,
     select,
+    skip_reason,
 )
 from ginspec.conformance.selection import (
     check_expect_fail_ids,
@@ -33,6 +41,54 @@ from ginspec.conformance.selection import (
 from ginspec.reference.cli.args import seed_arg
 
 REPORT_FLAGS: Final = ("json", "junit", "html")
+
+
+def seconds_arg(text: str) -> float:
+    """The argparse type of a timeout: a finite number of seconds above 0 (``nan`` and ``inf``
+    are refused, never read as "no timeout")."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not math.isfinite(value) or value <= 0:
+        raise argparse.ArgumentTypeError(f"{text!r}: a timeout is a number of seconds above 0")
+    return value
+
+
+def count_arg(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"{text!r}: a whole number 0 or more")
+    return value
+
+
+class _Stop(KeyboardInterrupt):
+    """SIGTERM, raised where the run is (the runner stops and the reports keep what ran)."""
+
+
+def _on_sigterm(signum: int, frame: object) -> None:
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)  # once: the reports are being written
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    raise _Stop("SIGTERM")
+
+
+@contextlib.contextmanager
+def _signals_stop_the_run() -> Iterator[None]:
+    """SIGTERM stops the run like SIGINT: the runner returns what ran, the adapter's process
+    group is ended and the reports are written (signals during that are ignored)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    old_term = signal.signal(signal.SIGTERM, _on_sigterm)
+    old_int = signal.getsignal(signal.SIGINT)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, old_term)
+        signal.signal(signal.SIGINT, old_int)
 
 
 def register(sub: Any) -> None:
@@ -87,10 +143,25 @@ def register(sub: Any) -> None:
                    help="stop at the first failing case (--max-fail 1)")
     p.add_argument(
         "--timeout",
-        type=float,
+        type=seconds_arg,
         default=10.0,
         metavar="S",
-        help="per-request timeout for cmd: adapters (default 10 s)",
+        help="per-request timeout for cmd: and python: adapters (default 10 s)",
+    )
+    p.add_argument(
+        "--startup-timeout",
+        type=seconds_arg,
+        default=STARTUP_TIMEOUT,
+        metavar="S",
+        help=f"how long a started cmd: adapter has to answer hello (default {STARTUP_TIMEOUT:g} s)",
+    )
+    p.add_argument(
+        "--max-restarts",
+        type=count_arg,
+        default=MAX_RESTARTS,
+        metavar="N",
+        help=f"restarts of a failing adapter in a row before the remaining cases are reported "
+        f"as adapter errors (default {MAX_RESTARTS})",
     )
     p.add_argument(
         "--smoke",
@@ -164,9 +235,16 @@ def _refuse_for_mode(args: argparse.Namespace) -> None:
 
 
 def run_conform(args: argparse.Namespace) -> int:
+    with _signals_stop_the_run():
+        try:
+            return _conform(args)
+        except _Stop:  # before the first case (hello, loading): nothing to report
+            print("ginspec: interrupted by SIGTERM before any case ran", file=sys.stderr)
+            return 143
+
+
+def _conform(args: argparse.Namespace) -> int:
     shard = parse_shard(args.shard) if args.shard else None
-    if args.timeout <= 0:
-        raise CaseFormatError("--timeout: must be positive")
     _refuse_for_mode(args)
     from ginspec.spec.profiles import profiles
 
@@ -196,7 +274,9 @@ def run_conform(args: argparse.Namespace) -> int:
     for i, spec in enumerate(adapters):
         expect = expects[i] if len(expects) == len(adapters) else expects[0] if expects else {}
         listed = lists[i] if len(lists) == len(adapters) else lists[0] if lists else None
-        runs.append(_run_one(args, spec, chosen, expect, listed))
+        runs.append(_run_one(args, spec, chosen, expect, listed, len(adapters) == 1))
+        if runs[-1].summary.interrupted:  # no further engine after SIGINT/SIGTERM
+            break
     selection_base = {"profiles": args.profile, "cases": args.cases, "shard": args.shard,
                       "selected": len(chosen)}
     if args.json is not None:
@@ -223,6 +303,9 @@ def run_conform(args: argparse.Namespace) -> int:
                       not_run=r.not_run, max_fail=args.max_fail)
     if len(runs) > 1:
         print_side_by_side([(r.spec, r.summary) for r in runs], out, verbose=args.verbose)
+    stopped = next((r.summary.interrupted for r in runs if r.summary.interrupted), "")
+    if stopped:
+        return 143 if stopped == "SIGTERM" else 130
     return max(r.summary.exit_code for r in runs)
 
 
@@ -251,9 +334,19 @@ def _rerun(args: argparse.Namespace, spec: str, listed: str | None) -> Rerun:
 
 
 def _run_one(args: argparse.Namespace, spec: str, chosen: list[Case], expect: dict[str, str],
-             listed: str | None) -> Run:
-    adapter = open_adapter(spec, timeout=args.timeout)
+             listed: str | None, stream: bool = False) -> Run:
+    adapter = open_adapter(spec, timeout=args.timeout, startup=args.startup_timeout)
     hello = _hello(adapter)
+    if chosen and all(skip_reason(c, hello) for c in chosen):
+        adapter.close()
+        raise AdapterError(f"--adapter {spec}: {printable(hello.name)} declares nothing that "
+                           f"could run any of the {len(chosen)} selected cases "
+                           f"({skip_reason(chosen[0], hello)}, ...)")
+    streamed = None
+    if stream and args.json is not None and not is_stdout(args.json):  # written as cases finish
+        from ginspec.conformance.reports.jsonl import JsonlStream
+
+        streamed = JsonlStream(args.json, hello, spec, {"selected": len(chosen)})
     failures = 0
     todo = list(chosen)
 
@@ -265,20 +358,24 @@ def _run_one(args: argparse.Namespace, spec: str, chosen: list[Case], expect: di
 
     def count(outcome: Outcome) -> None:
         nonlocal failures
+        if streamed is not None:
+            streamed.add(outcome)
         if outcome.status in ("fail", "error", "xpass"):
             failures += 1
 
     try:
-        runner = Runner(adapter, hello, expect)
+        runner = Runner(adapter, hello, expect, max_restarts=args.max_restarts)
         summary = _run_with_progress(runner, capped(), len(todo), args.no_progress, count)
     finally:
         adapter.close()
+        if streamed is not None:
+            streamed.close()
     return Run(spec, summary, _rerun(args, spec, listed), expect, listed,
-               len(todo) - len(summary.outcomes))
+               0 if summary.interrupted else len(todo) - len(summary.outcomes))
 
 
 def _run_mode(args: argparse.Namespace) -> int:
-    adapter = open_adapter(args.adapter[0], timeout=args.timeout)
+    adapter = open_adapter(args.adapter[0], timeout=args.timeout, startup=args.startup_timeout)
     hello = _hello(adapter)
     try:
         if args.smoke:

@@ -184,14 +184,19 @@ def stale_files(built: BuiltSuite, folder: Path) -> list[str]:
 
 
 def write(built: BuiltSuite, folder: Path) -> int:
-    """Write the build into ``folder`` (removing case files it no longer has); files changed."""
+    """Write the build into ``folder``; files changed. A case file the build no longer has is
+    removed only if an earlier build wrote it (its ID is in the folder's manifest): any other
+    file under ``folder`` is never deleted."""
+    owned: set[str] = set()
+    if (folder / MANIFEST).exists():
+        owned = set(read_manifest(folder).get("cases", {}))
     changed = stale_files(built, folder)
     for rel in changed:
         path = folder / rel
         if rel in built.files:
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(built.files[rel], encoding="utf-8")
-        else:
+        elif path.stem in owned:
             path.unlink()
     return len(changed)
 

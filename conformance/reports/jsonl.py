@@ -6,12 +6,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
+from ginspec.conformance.adapters.base import Hello
 from ginspec.conformance.escape import json_line
 from ginspec.conformance.reports.meta import header, per_clause
 from ginspec.conformance.reports.output import emit
-from ginspec.conformance.runner import RunSummary
+from ginspec.conformance.runner import Outcome, RunSummary
 
 
 def run_lines(summary: RunSummary, adapter_spec: str, selection: dict[str, Any]) -> list[dict[str, Any]]:
@@ -25,9 +26,31 @@ def run_lines(summary: RunSummary, adapter_spec: str, selection: dict[str, Any])
             "exit_code": summary.exit_code,
             "seconds": round(summary.seconds, 3),
             "clauses": per_clause(summary),
+            **({"gave_up": summary.gave_up} if summary.gave_up else {}),
+            **({"interrupted": summary.interrupted} if summary.interrupted else {}),
         }
     )
     return lines
+
+
+class JsonlStream:
+    """One run's JSON-lines block written as the run goes: the header at once, each case's line
+    as soon as it finishes (flushed), so an interrupted or killed run keeps every case it
+    finished. (The complete report, footer included, is written over it at the end.)"""
+
+    def __init__(self, path: Path, hello: Hello, adapter_spec: str, selection: dict[str, Any]):
+        self._out: IO[str] = path.open("w", encoding="utf-8")
+        self._line(header(RunSummary(hello), adapter_spec, selection))
+
+    def _line(self, value: dict[str, Any]) -> None:
+        self._out.write(json_line(value) + "\n")
+        self._out.flush()
+
+    def add(self, outcome: Outcome) -> None:
+        self._line({"type": "case", **outcome.to_json()})
+
+    def close(self) -> None:
+        self._out.close()
 
 
 def write_jsonl(

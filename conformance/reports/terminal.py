@@ -134,6 +134,11 @@ def print_summary(
     if not_run:
         console.print(styled(f"stopped after {max_fail} failure(s) (--max-fail): {not_run} "
                              "case(s) not run", "fail"))
+    if summary.gave_up:
+        console.print(styled(f"STOPPED: {summary.gave_up}", "error"))
+    if summary.interrupted:
+        console.print(styled(f"INTERRUPTED by {summary.interrupted}: the reports hold the cases "
+                             "that ran", "error"))
     console.print(_counts_line(summary))
 
 

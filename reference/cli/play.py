@@ -14,6 +14,7 @@ from ginspec.reference.cli.args import seed_arg
 from ginspec.reference.game.strategies import strategy
 from ginspec.reference.game.trace import TraceError, check_trace, play_match
 from ginspec.reference.typed_rules import Rules, game_rules
+from ginspec.spec.inputs import guard, read_json
 from ginspec.spec.profiles import parse_overrides, ruleset
 
 
@@ -136,18 +137,12 @@ def _order(token: str) -> tuple[int, int]:
 
 
 def run_check(args: argparse.Namespace) -> int:
-    try:
-        if args.file == "-":
-            data = json.load(sys.stdin)
-        else:
-            with open(args.file, encoding="utf-8") as f:
-                data = json.load(f)
-    except OSError as exc:
-        raise TraceError(f"cannot read {args.file}: {exc.strerror}") from None
-    except UnicodeDecodeError as exc:
-        raise TraceError(f"{args.file}: not UTF-8 text (byte {exc.start})") from None
-    except json.JSONDecodeError as exc:
-        raise TraceError(f"{args.file}: not JSON: {exc.msg} at line {exc.lineno}") from None
+    data = read_json(args.file, TraceError)
+    with guard(args.file, TraceError):
+        return _check(args, data)
+
+
+def _check(args: argparse.Namespace, data: Any) -> int:
     if not isinstance(data, dict):
         raise TraceError("trace: expected a JSON object")
     profile = args.profile or data.get("profile")

@@ -8,8 +8,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
-from pathlib import Path
 from typing import Any
 
 from ginspec.reference.cli.args import seed_arg
@@ -21,6 +19,7 @@ from ginspec.reference.scoring import knock_limit_for
 from ginspec.spec.cards import card_str, parse_cards
 from ginspec.spec.errors import HandSizeError
 from ginspec.spec.formal.certificate import Certificate, recheck
+from ginspec.spec.inputs import guard, read_json
 from ginspec.spec.parameters import complete, parameter
 from ginspec.spec.profiles import parse_overrides, ruleset
 
@@ -91,19 +90,11 @@ def render(cert: Certificate, source: str) -> str:
 
 
 def _verify(path: str) -> int:
-    try:
-        text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
-    except OSError as exc:
-        raise HandSizeError(f"cannot read {path}: {exc.strerror}") from None
-    except UnicodeDecodeError as exc:
-        raise HandSizeError(f"{path}: not UTF-8 text (byte {exc.start})") from None
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise HandSizeError(f"{path}: not JSON: {exc.msg} (line {exc.lineno})") from None
+    data = read_json(path, HandSizeError)
     if not isinstance(data, dict):
         raise HandSizeError(f"{path}: a certificate is a JSON object")
-    stands, reason = recheck(data)
+    with guard(path, HandSizeError):
+        stands, reason = recheck(data)
     print(reason)
     return 0 if stands else 1
 

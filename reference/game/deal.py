@@ -37,7 +37,7 @@ class Deal:
                 f"a deal lists each of the 52 cards exactly once; got {len(self.deck)} cards"
                 f" covering {mask_of(c for c in self.deck if 0 <= c < 52).bit_count()}"
             )
-        if self.dealer not in (0, 1):
+        if type(self.dealer) is not int or self.dealer not in (0, 1):  # True is not player 1
             raise DealError(f"the dealer is player 0 or 1, not {self.dealer!r}")
 
     @property

@@ -39,7 +39,7 @@ from ginspec.spec.cards import (
     mask_of,
 )
 from ginspec.spec.clauses import implements
-from ginspec.spec.errors import ParameterError
+from ginspec.spec.errors import GinspecError, ParameterError, shown
 
 CHANCE: Final = -1
 """``to_move`` while the referee must act (the reshuffle of WALL.RESHUFFLE)."""
@@ -489,7 +489,11 @@ class HandState:
     # --- transitions -------------------------------------------------------------------------
 
     def apply(self, action: Action | str, player: int | None = None) -> HandState:
-        """The state after ``action`` (by ``player`` if given); raises Rejection if illegal."""
+        """The state after ``action`` (by ``player`` if given); raises Rejection if illegal, and
+        GinspecError if ``player`` is not a player number (``True`` is not player 1)."""
+        if player is not None and type(player) is not int:
+            raise GinspecError(f"player: expected a player number such as 0 or 1, not "
+                               f"{type(player).__name__} {shown(player)}")
         act = action if isinstance(action, Action) else Action.parse(action)
         data = self._check(act, player)
         s = self._copy()

@@ -1,0 +1,208 @@
+"""The one input boundary: every file and message ginspec reads is loaded here.
+
+Cases, rulings, traces, certificates, expect-fail lists, rules files and protocol replies are
+JSON or TOML written by someone else. Before any part of ginspec looks inside one, this module
+bounds it — at most :data:`MAX_BYTES` bytes, :data:`MAX_DEPTH` levels of nesting, integers of at
+most :data:`MAX_DIGITS` digits, finite numbers only (no ``NaN``, ``Infinity`` or ``1e999``) —
+and checks it against its JSON schema where it has one. Every failure is raised as the caller's
+own :class:`~ginspec.spec.errors.GinspecError` subclass, with one line naming the source and the
+field (``cases/q.x.json: query/cards/0: ...``), so the command line exits 2 without a traceback.
+
+:func:`guard` is the last line behind the parsers: a value of a wrong type that a parser did not
+foresee (a number where an object belongs) becomes the same typed one-line error instead of a
+``TypeError`` from deep inside.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import math
+import sys
+import tomllib
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+from typing import IO, Any, Final
+
+from ginspec.spec.errors import GinspecError
+
+MAX_BYTES: Final = 16 * 2**20
+"""The largest file ginspec reads (the largest suite case is under 100 kB)."""
+MAX_DEPTH: Final = 64
+"""The deepest nesting of arrays and objects (cases nest at most 6 deep)."""
+MAX_DIGITS: Final = 30
+"""The most digits an integer may have (seeds are 64-bit: 20 digits)."""
+
+InputErrorType = type[GinspecError]
+_INT_LIMIT: Final = 10**MAX_DIGITS
+
+
+class _Refused(Exception):
+    """Raised inside the JSON parser's hooks; turned into the caller's error with the source."""
+
+
+def _int(text: str) -> int:
+    if len(text.lstrip("-")) > MAX_DIGITS:
+        raise _Refused(f"integer of {len(text.lstrip('-'))} digits (at most {MAX_DIGITS})")
+    return int(text)
+
+
+def _float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise _Refused(f"number {text[:40]} is out of range")
+    return value
+
+
+def _constant(name: str) -> Any:
+    raise _Refused(f"{name} is not a JSON number")
+
+
+def _where(path: list[str | int]) -> str:
+    return "/".join(str(p) for p in path) or "(top level)"
+
+
+def check_bounds(value: Any, source: str, error: InputErrorType = GinspecError) -> None:
+    """Nesting depth, integer size and finiteness of an already-parsed document."""
+    stack: list[tuple[Any, list[str | int]]] = [(value, [])]
+    while stack:
+        node, path = stack.pop()
+        if len(path) > MAX_DEPTH:
+            raise error(f"{source}: {_where(path[:8])}/...: nested more than {MAX_DEPTH} deep")
+        if isinstance(node, Mapping):
+            stack.extend((v, [*path, str(k)]) for k, v in node.items())
+        elif isinstance(node, (list, tuple)):
+            stack.extend((v, [*path, i]) for i, v in enumerate(node))
+        elif isinstance(node, bool):
+            continue
+        elif isinstance(node, int):
+            if abs(node) >= _INT_LIMIT:
+                raise error(f"{source}: {_where(path)}: integer of more than {MAX_DIGITS} digits")
+        elif isinstance(node, float) and not math.isfinite(node):
+            raise error(f"{source}: {_where(path)}: number {node} is not finite")
+
+
+def parse_json(text: str | bytes, source: str, error: InputErrorType = GinspecError) -> Any:
+    """One JSON document, bounded; any failure is ``error`` naming ``source``."""
+    if len(text) > MAX_BYTES:
+        raise error(f"{source}: larger than {MAX_BYTES} bytes")
+    if isinstance(text, bytes):
+        try:
+            text = text.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise error(f"{source}: not UTF-8 text (byte {exc.start})") from None
+    try:
+        data = json.loads(text, parse_int=_int, parse_float=_float, parse_constant=_constant)
+    except json.JSONDecodeError as exc:
+        raise error(f"{source}: (top level): not JSON (invalid JSON at line {exc.lineno}: "
+                    f"{exc.msg})") from None
+    except _Refused as exc:
+        raise error(f"{source}: {exc}") from None
+    except RecursionError:
+        raise error(f"{source}: nested more than {MAX_DEPTH} deep") from None
+    check_bounds(data, source, error)
+    return data
+
+
+def parse_toml(text: str, source: str, error: InputErrorType = GinspecError) -> dict[str, Any]:
+    """One TOML document, bounded like :func:`parse_json` (dates stay dates: parsers check)."""
+    if len(text) > MAX_BYTES:
+        raise error(f"{source}: larger than {MAX_BYTES} bytes")
+    try:
+        data = tomllib.loads(text, parse_float=_float)
+    except tomllib.TOMLDecodeError as exc:
+        raise error(f"{source}: not valid TOML: {exc}") from None
+    except _Refused as exc:
+        raise error(f"{source}: {exc}") from None
+    except RecursionError:
+        raise error(f"{source}: nested more than {MAX_DEPTH} deep") from None
+    except ValueError as exc:  # an integer beyond Python's digit limit
+        raise error(f"{source}: not valid TOML: {exc}") from None
+    check_bounds(data, source, error)
+    return data
+
+
+def read_text(path: Path | str, error: InputErrorType = GinspecError,
+              stdin: IO[str] | None = None) -> str:
+    """A UTF-8 text file of at most :data:`MAX_BYTES` bytes (``-`` reads ``stdin``)."""
+    name = str(path)
+    try:
+        if name == "-":
+            text = (stdin or sys.stdin).read(MAX_BYTES + 1)
+        else:
+            with open(path, "rb") as f:
+                raw = f.read(MAX_BYTES + 1)
+            if len(raw) > MAX_BYTES:
+                raise error(f"{name}: larger than {MAX_BYTES} bytes")
+            text = raw.decode("utf-8")
+    except OSError as exc:
+        raise error(f"{name}: cannot read: {exc.strerror or exc}") from None
+    except UnicodeDecodeError as exc:
+        raise error(f"{name}: not UTF-8 text (byte {exc.start})") from None
+    except ValueError as exc:  # an embedded NUL byte in the path
+        raise error(f"{name[:200]!r}: not a file name: {exc}") from None
+    if len(text) > MAX_BYTES:
+        raise error(f"{name}: larger than {MAX_BYTES} bytes")
+    return text
+
+
+def read_json(path: Path | str, error: InputErrorType = GinspecError,
+              stdin: IO[str] | None = None) -> Any:
+    """:func:`read_text` then :func:`parse_json`."""
+    return parse_json(read_text(path, error, stdin), str(path), error)
+
+
+def read_toml(path: Path | str, error: InputErrorType = GinspecError) -> dict[str, Any]:
+    """:func:`read_text` then :func:`parse_toml`."""
+    return parse_toml(read_text(path, error), str(path), error)
+
+
+def compile_schema(schema: Mapping[str, Any]) -> Any:
+    """A reusable validator for ``schema`` (JSON Schema 2020-12)."""
+    import jsonschema
+
+    return jsonschema.Draft202012Validator(schema)
+
+
+def schema_errors(data: Any, schema: Mapping[str, Any] | Any) -> list[str]:
+    """``field: reason`` for each place ``data`` breaks ``schema`` (a schema, or a validator from
+    :func:`compile_schema`), best match first."""
+    import jsonschema
+
+    validator = compile_schema(schema) if isinstance(schema, Mapping) else schema
+    if validator.is_valid(data):
+        return []
+    found = sorted(validator.iter_errors(data), key=lambda e: list(e.absolute_path))
+    best = jsonschema.exceptions.best_match(found)
+    ordered = [best, *(e for e in found if e is not best)]
+    return [f"{_where(list(e.absolute_path))}: {e.message[:300]}" for e in ordered]
+
+
+def validate(data: Any, schema: Mapping[str, Any] | Any, source: str,
+             error: InputErrorType = GinspecError) -> None:
+    """Raise ``error`` naming ``source`` and the first bad field when ``data`` breaks ``schema``."""
+    problems = schema_errors(data, schema)
+    if problems:
+        raise error(f"{source}: {problems[0]}")
+
+
+@contextlib.contextmanager
+def guard(source: str, error: InputErrorType = GinspecError) -> Iterator[None]:
+    """Inside, a type or shape the code did not foresee becomes ``error`` naming ``source``.
+
+    A :class:`GinspecError` keeps its type and message (it names the field), with ``source``
+    put in front when the message does not start with it."""
+    try:
+        yield
+    except GinspecError as exc:
+        if str(exc).startswith(source):
+            raise
+        try:
+            named = type(exc)(f"{source}: {exc}")
+        except TypeError:  # a subclass with a constructor of its own
+            raise exc from None
+        raise named from None
+    except (TypeError, AttributeError, KeyError, IndexError, ValueError, OverflowError,
+            RecursionError) as exc:
+        detail = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+        raise error(f"{source}: malformed ({detail[:200]})") from None
