@@ -89,3 +89,33 @@ def _render(page: Path, tmp_path: Path, name: str, must_contain: list[str]) -> N
     assert run.returncode == 0, run.stderr[-2000:]
     data = shot.read_bytes()
     assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 20_000, f"{name}: screenshot is empty"
+
+
+def test_report_failure_card_renders_in_chromium(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A conformance report's failure card in a real browser: the hand as cards (four tens among
+    them), the expected optimal arrangement beside the engine's, the clause text and the rerun
+    command. Screenshot: out/screenshots/report-failure.png."""
+    import contextlib
+    import io
+
+    from ginspec.conformance.cli import main
+
+    monkeypatch.syspath_prepend(str(ROOT / "tests" / "conformance_fakes"))
+    page = tmp_path / "report.html"
+    case = "q.deadwood.2c3c4c5c8ctc8dtdthts"
+    with contextlib.redirect_stdout(io.StringIO()):
+        code = main(["conform", "--adapter", "python:misreports:TensHigh", "--cases", case,
+                     "--html", str(page), "--no-progress"])
+    assert code == 1
+    dom = _chromium(["--dump-dom", page.as_uri()], tmp_path / "dom")
+    assert dom.returncode == 0, dom.stderr[-2000:]
+    for text in ("expected (an optimal arrangement)", "engine", "(no melds)", 'title="TH">10♥</span>',
+                 f"--cases {case}</pre>", "Rerun just this case"):
+        assert text in dom.stdout, f"report: rendered DOM lacks {text!r}"
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    shot = SHOTS / "report-failure.png"
+    shot.unlink(missing_ok=True)
+    run = _chromium(["--window-size=1200,1100", f"--screenshot={shot}", page.as_uri()], tmp_path / "shot")
+    assert run.returncode == 0, run.stderr[-2000:]
+    data = shot.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 20_000, "report: screenshot is empty"

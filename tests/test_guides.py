@@ -235,3 +235,32 @@ def test_guide_commands_in_order(tmp_path: Path) -> None:
 @pytest.mark.parametrize("name", ["hand_adapter.py", "greedy_adapter.py", "node/adapter.mjs"])
 def test_example_adapters_are_shown_in_the_guide(name: str) -> None:
     assert f"../../conformance/examples/{name}" in GUIDE.read_text(encoding="utf-8")
+
+
+RULINGS_GUIDE = ROOT / "docs" / "guides" / "rulings.md"
+
+
+def test_rulings_guide_runs_a_ruling_against_an_engine(tmp_path: Path) -> None:
+    """The rulings guide's console commands, in order, in a scratch folder: each exits 0, the
+    conform runs pass the template's expectations as cases ruling.<id>.<n>."""
+    commands, inside = [], False
+    for line in RULINGS_GUIDE.read_text(encoding="utf-8").splitlines():
+        if line.startswith("```"):
+            inside = line.strip() == "```console"
+        elif inside and line.startswith("$ "):
+            commands.append(line[2:])
+    assert any("conform" in c and "--suite mine.toml" in c for c in commands), commands
+    env = {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"}
+    outs = []
+    for command in commands:
+        proc = subprocess.run(["bash", "-c", command], cwd=tmp_path, env=env, capture_output=True,
+                              text=True, timeout=300, check=False)
+        assert proc.returncode == 0, f"{command}\nexit {proc.returncode}\n{proc.stdout[-3000:]}{proc.stderr}"
+        outs.append(proc.stdout + proc.stderr)
+    first = next(o for c, o in zip(commands, outs, strict=True) if c.endswith("--suite mine.toml"))
+    assert summary(first) == {"passed": 2, "failed": 0, "adapter errors": 0, "skipped": 0}
+    rows = [json.loads(x) for x in (tmp_path / "rulings.jsonl").read_text().splitlines()]
+    ids = {r["id"] for r in rows if r["type"] == "case"}
+    assert {"ruling.my-knock-with-ten.1", "ruling.my-knock-with-ten.2"} <= ids
+    assert any(i.startswith("ruling.my-taken-card.") for i in ids)
+    assert all(r["status"] == "pass" for r in rows if r["type"] == "case")

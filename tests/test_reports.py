@@ -359,3 +359,45 @@ def test_the_committed_suite_is_trusted_by_its_digest(monkeypatch: pytest.Monkey
     monkeypatch.undo()
     with pytest.raises(CaseFormatError, match=re.escape(edited.name) + ".*kind"):
         store.load_cases([copy])
+
+
+# -- rulings run against engines ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize("kind", ["showdown", "game", "match", "hollywood", "partnership",
+                                  "three-player", "table"])
+def test_every_ruling_template_runs_as_cases(kind: str, tmp_path: Path) -> None:
+    code, text, _ = cli("ruling", "new", "--kind", kind)
+    assert code == 0
+    mine = tmp_path / "mine.toml"
+    mine.write_text(text, encoding="utf-8")
+    code, out, _ = cli("conform", "--adapter", "reference", "--suite", str(mine), "--json",
+                       str(tmp_path / "r.jsonl"), "--no-progress")
+    assert code == 0, out
+    cases = [json.loads(x) for x in (tmp_path / "r.jsonl").read_text().splitlines()
+             if json.loads(x)["type"] == "case"]
+    assert cases and all(c["status"] == "pass" and c["id"].startswith("ruling.") for c in cases)
+
+
+def test_a_ruling_fails_against_an_engine_that_rules_otherwise(tmp_path: Path) -> None:
+    from ginspec.reference.cli.ruling import TEMPLATE
+
+    mine = tmp_path / "mine.toml"
+    mine.write_text(TEMPLATE, encoding="utf-8")
+    code, out, _ = cli("conform", "--adapter", NO_KNOCK, "--suite", str(mine), "--no-progress")
+    assert code == 1
+    assert re.search(r"^FAIL ruling\.my-knock-with-ten\.1 at step \d+ ", out, re.M)
+    assert f"rerun: ginspec conform --adapter {NO_KNOCK} --suite {mine} --cases ruling.my-knock-with-ten.1" in out
+
+
+def test_a_ruling_the_reference_disputes_is_refused(tmp_path: Path) -> None:
+    from ginspec.reference.cli.ruling import TEMPLATE
+
+    wrong = TEMPLATE.replace("points = { knocker = 4, defender = 0 }", "points = { knocker = 9, defender = 0 }")
+    assert wrong != TEMPLATE
+    mine = tmp_path / "mine.toml"
+    mine.write_text(wrong, encoding="utf-8")
+    code, out, err = cli("conform", "--adapter", "reference", "--suite", str(mine))
+    assert code == 2 and out == ""
+    assert err.startswith(f"ginspec: error: {mine}: the reference does not give the expected ruling")
+    assert "points" in err and len(err.splitlines()) == 1

@@ -121,7 +121,8 @@ def explain(outcome: Outcome, rerun: Rerun) -> Failure:
         also_suspect=tuple(s for s in dict.fromkeys(outcome.suspects) if s != outcome.culprit),
         rerun=rerun.command(outcome),
         message=outcome.message,
-        query={k: v for k, v in case.query.items() if k != "cards"},
+        query={k: v for k, v in case.query.items() if k != "cards"}
+        if set(case.query) - {"what", "cards"} else {},
     )
 
 
