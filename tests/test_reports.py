@@ -401,3 +401,60 @@ def test_a_ruling_the_reference_disputes_is_refused(tmp_path: Path) -> None:
     assert code == 2 and out == ""
     assert err.startswith(f"ginspec: error: {mine}: the reference does not give the expected ruling")
     assert "points" in err and len(err.splitlines()) == 1
+
+
+def test_report_diff_of_openspiel_with_a_broken_option(tmp_path: Path) -> None:
+    """OpenSpiel, then OpenSpiel with its knock card set to 9: the diff lists exactly the cases
+    the reference also plays differently with a knock limit of 9 (among those OpenSpiel passed)."""
+    pytest.importorskip("pyspiel")
+    from broken_openspiel import reference_knock_card_nine  # type: ignore[import-not-found]
+    from ginspec.conformance.runner import Runner
+    from ginspec.conformance.selection import load_run_cases
+
+    suites = ["--suite", "committed", "--suite", "regressions", "--expect-fail", "openspiel"]
+    good, bad = tmp_path / "openspiel.jsonl", tmp_path / "knock9.jsonl"
+    assert cli("conform", "--adapter", "openspiel", *suites, "--json", str(good), "--no-progress")[0] == 0
+    cli("conform", "--adapter", "python:broken_openspiel:KnockCardNine", *suites, "--json", str(bad),
+        "--no-progress")
+    code, out, _ = cli("report", "diff", str(good), str(bad), "--json")
+    assert code == 1
+    [run] = json.loads(out)["runs"]
+    passed = {json.loads(x)["id"] for x in good.read_text().splitlines()
+              if json.loads(x).get("status") == "pass"}
+    cases = [c for c in load_run_cases(["committed", "regressions"]) if c.id in passed]
+    reference = reference_knock_card_nine()
+    predicted = {o.case.id for o in Runner(reference, reference.hello()).run(cases).outcomes
+                 if o.status == "fail"}
+    assert predicted
+    assert {c["id"] for c in run["changes"]} == predicted
+    assert {c["category"] for c in run["changes"]} == {"new failure"}
+
+
+SAVED_RUNS_GUIDE = Path(__file__).resolve().parents[1] / "docs" / "guides" / "saved-runs.md"
+
+
+def test_saved_runs_guide_commands_run_in_order(tmp_path: Path) -> None:
+    """docs/guides/saved-runs.md, every console command in order, with the exits it describes:
+    the greedy example fails some cases (summary and diff exit 1), the list written by
+    ``report expect-fail`` makes its run pass."""
+    import os
+    import subprocess
+
+    commands, inside = [], False
+    for line in SAVED_RUNS_GUIDE.read_text(encoding="utf-8").splitlines():
+        if line.startswith("```"):
+            inside = line.strip() == "```console"
+        elif inside and line.startswith("$ "):
+            commands.append(line[2:])
+    failing = {"--adapter python:ginspec.conformance.examples.greedy_adapter:GreedyAdapter --json",
+               "report summary greedy", "report diff"}
+    env = {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"}
+    for command in commands:
+        proc = subprocess.run(["bash", "-c", command], cwd=tmp_path, env=env, capture_output=True,
+                              text=True, timeout=300, check=False)
+        want = 1 if any(f in command for f in failing) else 0
+        assert proc.returncode == want, f"{command}\nexit {proc.returncode}\n{proc.stdout[-2000:]}{proc.stderr}"
+    summary = (tmp_path / "summary.md").read_text(encoding="utf-8")
+    assert "| engine | adapter |" in summary and "### Failing cases" in summary
+    ET.fromstring((tmp_path / "badge.svg").read_text(encoding="utf-8"))
+    assert (tmp_path / "greedy-known.txt").read_text(encoding="utf-8").count("\n") > 1
