@@ -11,8 +11,13 @@ from ginspec.spec.clauses import registry
 
 
 def test_committed_suite_is_a_fresh_build() -> None:
-    """`ginspec suite build` is deterministic and the committed tree is up to date."""
-    built = build(SUITE_DIR)
+    """`ginspec suite build` is deterministic and the committed tree is up to date; the build
+    reports each step as it ends (what `suite build --check` prints on stderr)."""
+    steps: list[tuple[str, int]] = []
+    built = build(SUITE_DIR, lambda step, n: steps.append((step, n)))
+    assert [s for s, _ in steps] == ["spec examples", "queries", "games", "casebook", "table games",
+                                     "game systems", "checked against the schema"]
+    assert steps[-1][1] == len(built.cases) <= sum(n for _, n in steps[:-1])
     stale = stale_files(built, SUITE_DIR)
     assert stale == [], (
         f"{len(stale)} suite file(s) differ from a fresh build (first: {stale[:3]}): the spec, "

@@ -182,10 +182,13 @@ def run(args: argparse.Namespace) -> int:
         return 0
     print(f"random full hands, {result['hands']} per side, seed {result['seed']}, "
           f"Python {result['python']} ({result['machine']})")
-    print(f"{'side':36} {'hands/s':>9} {'steps/hand':>11} {'scored':>7} {'seconds':>8}")
-    for m in result["measures"]:
-        print(f"{m['name']:36} {m['hands_per_second']:9.1f} {m['steps_per_hand']:11.1f} "
-              f"{m['scored_hands']:7d} {m['seconds']:8.2f}")
+    from ginspec.conformance.reports.console import print_table
+
+    numbers = ("hands/s", "steps/hand", "scored", "seconds")
+    print_table(("side", *numbers),
+                ((m["name"], f"{m['hands_per_second']:.1f}", f"{m['steps_per_hand']:.1f}",
+                  m["scored_hands"], f"{m['seconds']:.2f}") for m in result["measures"]),
+                right=numbers)
     if "ratios_vs_openspiel" in result:
         for name, ratio in result["ratios_vs_openspiel"].items():
             print(f"{name}: {ratio:.2f}x OpenSpiel's hands/s")

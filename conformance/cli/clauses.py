@@ -55,11 +55,13 @@ def _load_implementations() -> None:
 
 def run_list(args: argparse.Namespace) -> int:
     reg = registry()
+    if not args.json:
+        from ginspec.conformance.reports.console import print_table
+
+        print_table(("clause", "§", "title"), ((c.id, c.number, c.title) for c in reg))
+        return 0
     for clause in reg:
-        if args.json:
-            print(json.dumps(clause_json(clause)))
-        else:
-            print(f"{clause.id:<28} §{clause.number:<6} {clause.title}")
+        print(json.dumps(clause_json(clause)))
     return 0
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
@@ -46,7 +46,15 @@ class BuiltSuite:
     files: dict[str, str]
 
 
-def gather() -> tuple[list[Case], list[dict[str, str]]]:
+Progress = Callable[[str, int], None]
+"""Told each step of a build as it ends: what was done, and how many cases it made (or checked)."""
+
+
+def _quiet(step: str, n: int) -> None:
+    return None
+
+
+def gather(progress: Progress = _quiet) -> tuple[list[Case], list[dict[str, str]]]:
     """Every case family, in a fixed order; plus the spec examples that were not converted."""
     from ginspec.conformance.generate.casebook import casebook_cases
     from ginspec.conformance.generate.examples import example_cases
@@ -56,9 +64,18 @@ def gather() -> tuple[list[Case], list[dict[str, str]]]:
     from ginspec.conformance.generate.table import table_cases
 
     spec_cases, unconverted = example_cases()
+    progress("spec examples", len(spec_cases))
+    queries = list(query_cases())
+    progress("queries", len(queries))
+    games = list(game_cases())
+    progress("games", len(games))
     ruled, unruled = casebook_cases()
-    cases = [*spec_cases, *query_cases(), *game_cases(), *ruled, *table_cases(),
-             *system_examples(), *system_cases()]
+    progress("casebook", len(ruled))
+    tables = list(table_cases())
+    progress("table games", len(tables))
+    systems = [*system_examples(), *system_cases()]
+    progress("game systems", len(systems))
+    cases = [*spec_cases, *queries, *games, *ruled, *tables, *systems]
     # an example another family converted (e.g. chapter 14's by generate/systems.py) is no
     # longer unconverted
     converted = {str(c.data.get("source", {}).get("example")) for c in cases}
@@ -144,12 +161,13 @@ def read_manifest(folder: Path = SUITE_DIR) -> dict[str, Any]:
     return data
 
 
-def build(folder: Path = SUITE_DIR) -> BuiltSuite:
+def build(folder: Path = SUITE_DIR, progress: Progress = _quiet) -> BuiltSuite:
     """Build the suite in memory: check every case against the schema and the retired IDs."""
-    raw, notes = gather()
+    raw, notes = gather(progress)
     cases = dedupe(raw)
     for case in cases:
         parse_case(json.loads(case.to_json()), case_path(case))
+    progress("checked against the schema", len(cases))
     retired = read_retired(folder)
     back = sorted(c.id for c in cases if c.id in retired)
     if back:

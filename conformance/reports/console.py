@@ -46,6 +46,8 @@ def make_console(out: TextIO | None = None) -> Console:
 
     stream = out if out is not None else sys.stdout
     tty = _isatty(stream)
+    if not tty:
+        stream = _Trimmed(stream)
     no_color = bool(os.environ.get("NO_COLOR"))
     forced = bool(os.environ.get("FORCE_COLOR")) and not no_color
     return InertConsole(
@@ -58,6 +60,21 @@ def make_console(out: TextIO | None = None) -> Console:
         force_terminal=True if forced else None,
         color_system="auto" if (tty or forced) and not no_color else None,
     )
+
+
+class _Trimmed:
+    """A stream that drops the spaces rich pads table rows with at the end of each line (a piped
+    table of 126 clauses is otherwise 126 lines of trailing blanks)."""
+
+    def __init__(self, stream: TextIO):
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        self._stream.write("\n".join(line.rstrip(" ") for line in text.split("\n")))
+        return len(text)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
 
 
 def _isatty(stream: TextIO) -> bool:
