@@ -458,3 +458,17 @@ def test_saved_runs_guide_commands_run_in_order(tmp_path: Path) -> None:
     assert "| engine | adapter |" in summary and "### Failing cases" in summary
     ET.fromstring((tmp_path / "badge.svg").read_text(encoding="utf-8"))
     assert (tmp_path / "greedy-known.txt").read_text(encoding="utf-8").count("\n") > 1
+
+
+def test_a_live_divergence_is_explained_from_its_shrunk_case(tmp_path: Path) -> None:
+    mutant = "python:ginspec.conformance.mutants:DiscardRestrictionOff"
+    code, out, _ = cli("conform", "--live", "--adapter", mutant, "--profile", "pagat", "--seed", "1",
+                       "--hands", "20", "--out", str(tmp_path))
+    assert code == 1
+    [written] = tmp_path.glob("live.pagat.*.json")
+    assert re.search(rf"^FAIL {re.escape(written.stem)} ", out, re.M)
+    assert "upcard: " in out and "legal_actions" in out
+    rerun = f"ginspec conform --adapter {mutant} --suite {written} --cases {written.stem}"
+    assert f"rerun: {rerun}" in out
+    again, _, _ = cli(*rerun.split()[1:], "--no-progress")
+    assert again == 1

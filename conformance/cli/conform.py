@@ -386,11 +386,39 @@ def _run_mode(args: argparse.Namespace) -> int:
 
         if len(args.profile) != 1:
             raise CaseFormatError("--live: give exactly one --profile")
-        return run_live(
+        code: int = run_live(
             adapter, hello, args.profile[0], args.seed, args.hands, args.out, sys.stdout
         )
+        if code == 1:
+            _explain_shrunk_case(args, adapter, hello)
+        return code
     finally:
         adapter.close()
+
+
+def _explain_shrunk_case(args: argparse.Namespace, adapter: Adapter, hello: Hello) -> None:
+    """After a live divergence: the shrunk case file run once more against the adapter, and its
+    failure explained like any other (cards, expected beside actual, clause, rerun command)."""
+    from ginspec.conformance.cases import load_case
+
+    written = sorted(args.out.glob(f"live.{args.profile[0]}.s*.json"), key=lambda p: p.stat().st_mtime)
+    if not written:
+        return
+    case = load_case(written[-1])
+    with contextlib.suppress(AdapterFault):
+        adapter.restart()
+    outcome = Runner(adapter, hello).run_case(case)
+    if outcome.status not in ("fail", "error"):
+        print(f"the shrunk case {case.id} did not fail again when rerun ({outcome.status}): the "
+              "engine is not deterministic for it", file=sys.stdout)
+        return
+    from ginspec.conformance.reports.console import make_console
+    from ginspec.conformance.reports.explain import explain
+    from ginspec.conformance.reports.terminal import print_failure
+
+    rerun = Rerun(args.adapter[0], (str(written[-1]),),
+                  ("--timeout", str(args.timeout)) if args.timeout != 10.0 else ())
+    print_failure(make_console(sys.stdout), explain(outcome, rerun))
 
 
 def _run_with_progress(runner: Runner, cases: Iterable[Case], total: int, quiet: bool,
