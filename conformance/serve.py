@@ -16,6 +16,8 @@ from typing import IO, Any
 
 from ginspec.conformance.adapters.base import Adapter, JSONObject, Unsupported
 from ginspec.conformance.versions import ACCEPTED_PROTOCOLS, PROTOCOL_VERSION
+from ginspec.spec.errors import GinspecError
+from ginspec.spec.inputs import parse_json
 
 
 def handle(adapter: Adapter, request: Any) -> tuple[JSONObject, bool]:
@@ -93,9 +95,9 @@ def serve(adapter: Adapter, stdin: IO[str], stdout: IO[str]) -> int:
         if not line.strip():
             continue
         try:
-            request = json.loads(line)
-        except json.JSONDecodeError as exc:
-            reply: JSONObject = {"seq": None, "error": {"message": f"invalid JSON: {exc.msg}"}}
+            request = parse_json(line, "request")  # bounded like every input (spec/inputs.py)
+        except GinspecError as exc:
+            reply: JSONObject = {"seq": None, "error": {"message": str(exc)}}
             stop = False
         else:
             reply, stop = handle(adapter, request)

@@ -131,3 +131,28 @@ def test_suite_build_never_deletes_a_file_it_did_not_write(tmp_path: Path) -> No
     write(built, tmp_path)
     assert (cases / "mine.json").exists()
     assert not (cases / "q.old.json").exists()
+
+
+def test_a_huge_claim_is_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    assert "--claim 4294967296" in _one_line_error(
+        ["prove", "7C", "7D", "7H", "2S", "3S", "--claim", "4294967296"], capsys)
+
+
+def test_a_rules_file_nested_deeply(tmp_path: Path) -> None:
+    from ginspec.conformance.adapters.rules_file import RulesFileError, load_rules
+
+    rules = tmp_path / "r.toml"
+    rules.write_text('profile = "pagat"\n[set]\nknock_limit = ' + "[" * 3000 + "]" * 3000)
+    with pytest.raises(RulesFileError, match=r"r\.toml: nested more than"):
+        load_rules(rules)
+
+
+def test_serve_answers_a_deep_request_with_an_error() -> None:
+    import io
+
+    from ginspec.conformance.adapters.reference import ReferenceAdapter
+    from ginspec.conformance.serve import serve
+
+    out = io.StringIO()
+    serve(ReferenceAdapter(), io.StringIO("[" * 5000 + "]" * 5000 + "\n"), out)
+    assert json.loads(out.getvalue())["error"]["message"] == "request: nested more than 64 deep"

@@ -13,7 +13,6 @@ value or field raises :class:`RulesFileError` with one line naming it.
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -56,18 +55,12 @@ def rules_json(rules: Ruleset) -> dict[str, Any]:
 
 def load_rules(path: str | Path) -> Ruleset:
     """The ruleset of a ``--rules FILE`` TOML file (``profile = "..."`` and a ``[set]`` table)."""
+    from ginspec.spec.inputs import guard, read_toml
+
     file = Path(path)
-    try:
-        text = file.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise RulesFileError(f"--rules: cannot read {file}: {exc.strerror or exc}") from None
-    except UnicodeDecodeError as exc:
-        raise RulesFileError(f"--rules: {file}: not UTF-8 text (byte {exc.start})") from None
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise RulesFileError(f"--rules: {file}: not TOML: {exc}") from None
-    return rules_from_json(data, f"--rules {file}")
+    data = read_toml(file, RulesFileError)
+    with guard(f"--rules {file}", RulesFileError):
+        return rules_from_json(data, f"--rules {file}")
 
 
 def rules_reason(declared: Ruleset, profile: str | None, overrides: Mapping[str, Any]) -> str | None:

@@ -23,6 +23,9 @@ from ginspec.spec.inputs import guard, read_json
 from ginspec.spec.parameters import complete, parameter
 from ginspec.spec.profiles import parse_overrides, ruleset
 
+MAX_DEADWOOD = 11 * 15
+"""No hand (at most 11 cards, an ace worth at most 15) has more deadwood than this."""
+
 
 def register(sub: Any) -> None:
     p = sub.add_parser(
@@ -93,8 +96,13 @@ def _verify(path: str) -> int:
     data = read_json(path, HandSizeError)
     if not isinstance(data, dict):
         raise HandSizeError(f"{path}: a certificate is a JSON object")
+    from z3 import Z3Exception
+
     with guard(path, HandSizeError):
-        stands, reason = recheck(data)
+        try:
+            stands, reason = recheck(data)
+        except Z3Exception as exc:  # a number the solver cannot take (e.g. a bound of 2**32)
+            raise HandSizeError(f"{path}: not a certificate Z3 can check: {exc}") from None
     print(reason)
     return 0 if stands else 1
 
@@ -138,6 +146,9 @@ def run(args: argparse.Namespace) -> int:
     rules, ruleset_limit = _rules(args)
     if args.claim is not None and args.claim < 0:
         raise HandSizeError(f"--claim {args.claim}: deadwood is never negative")
+    if args.claim is not None and args.claim > MAX_DEADWOOD:
+        raise HandSizeError(f"--claim {args.claim}: no hand has more deadwood than {MAX_DEADWOOD} "
+                            "(11 cards of at most 15 points)")
     discard = len(cards) == 11 and not args.no_discard
     knock_limit = None
     if discard:
