@@ -16,7 +16,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any, Final, TypeAlias
 
-from ginspec.spec.errors import ParameterError
+from ginspec.spec.errors import ParameterError, shown
 
 Value: TypeAlias = bool | int | str
 PARAMETERS_FILE: Final = Path(__file__).resolve().parent / "parameters.toml"
@@ -66,18 +66,18 @@ class Parameter:
         if self.type == "bool":
             if isinstance(value, bool):
                 return value
-            raise ParameterError(f"parameter {self.name}: expected true or false, got {value!r}")
+            raise ParameterError(f"parameter {self.name}: expected true or false, got {shown(value)}")
         if self.type == "int":
             if isinstance(value, bool) or not isinstance(value, int):
-                raise ParameterError(f"parameter {self.name}: expected an integer, got {value!r}")
+                raise ParameterError(f"parameter {self.name}: expected an integer, got {shown(value)}")
             if (self.min is not None and value < self.min) or (self.max is not None and value > self.max):
                 raise ParameterError(
-                    f"parameter {self.name}: {value} is outside {self.min}..{self.max}"
+                    f"parameter {self.name}: {shown(value)} is outside {self.min}..{self.max}"
                 )
             return value
         if not isinstance(value, str) or value not in self.choices:
             raise ParameterError(
-                f"parameter {self.name}: {value!r} is not one of {', '.join(self.choices)}"
+                f"parameter {self.name}: {shown(value)} is not one of {', '.join(self.choices)}"
             )
         return value
 

@@ -22,7 +22,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any, Final
 
-from ginspec.spec.errors import ParameterError
+from ginspec.spec.errors import ParameterError, shown
 from ginspec.spec.parameters import Value, check_combination, parameter, parameters, parse_assignment
 
 PROFILES_FILE: Final = Path(__file__).resolve().parent / "profiles.toml"
@@ -162,7 +162,7 @@ class Ruleset(Mapping[str, Value]):
         prof = profile(name)
         if overrides is not None and not isinstance(overrides, Mapping):
             raise ParameterError(f"overrides: expected a mapping of parameter names to values, "
-                                 f"got {type(overrides).__name__} {overrides!r}")
+                                 f"got {type(overrides).__name__} {shown(overrides)}")
         given = dict(overrides or {})
         values = prof.values()
         for pname, raw in given.items():
