@@ -6,6 +6,9 @@ from Python the same way (``legal_actions()`` / ``apply_action``, chance outcome
 sides play uniformly random legal actions from seeded generators; a hand runs from the deal to
 its end. Results go to docs/performance.md (section "Game engine").
 
+``ginspec bench mutants``: the kill rate of generated mutants of the reference per
+single-profile adapter (:mod:`ginspec.conformance.mutation`; docs/conformance/mutation.md).
+
 ``ginspec bench melds``: median and p90 µs per hand of the meld engine (minimum deadwood; best
 discard for 11 cards) on random, meld-dense and worst-case hands, next to OpenSpiel's
 ``GinRummyUtils.min_deadwood`` on the same hands, every answer cross-checked
@@ -152,7 +155,7 @@ def register(sub: Any) -> None:
         "min_deadwood (best discard for 11 cards) on random, meld-dense and worst-case hands, "
         "next to OpenSpiel's GinRummyUtils.min_deadwood, every answer cross-checked.",
     )
-    p.add_argument("benchmark", choices=["engine", "melds"], help="which benchmark")
+    p.add_argument("benchmark", choices=["engine", "melds", "mutants"], help="which benchmark")
     p.add_argument("--hands", type=int, default=None,
                    help="hands per side (default: engine 300; melds 2000 per random set)")
     p.add_argument("--reps", type=int, default=20, metavar="R",
@@ -163,12 +166,19 @@ def register(sub: Any) -> None:
     p.add_argument("--require-peer", action="store_true",
                    help="fail (exit 2) if OpenSpiel is not installed")
     p.add_argument("--json", action="store_true", help="one JSON object")
+    from ginspec.conformance.mutation.command import add_arguments
+
+    add_arguments(p)
     p.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:
     if args.hands is not None and args.hands < 1:
         raise BenchError(f"--hands: must be at least 1, got {args.hands}")
+    if args.benchmark == "mutants":
+        from ginspec.conformance.mutation.command import run as run_mutation
+
+        return run_mutation(args)
     if args.benchmark == "melds":
         if args.profile:
             raise BenchError("--profile: applies to 'bench engine' only (the meld benchmark "

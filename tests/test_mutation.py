@@ -1,0 +1,168 @@
+"""The systematic mutant generator (ginspec.conformance.mutation): its operators, switching a
+mutant on and off, and a tiny deterministic run. The full table is a benchmark
+(``ginspec bench mutants``), not a test."""
+
+from __future__ import annotations
+
+import ast
+import json
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from ginspec.conformance.cases import load_cases
+from ginspec.conformance.cli import main
+from ginspec.conformance.generate.suite import SUITE_DIR
+from ginspec.conformance.mutation.operators import OPERATORS, mutate, sites
+from ginspec.conformance.mutation.run import (
+    Budget,
+    adapter_for,
+    playable,
+    run_one,
+    sample,
+)
+from ginspec.conformance.mutation.targets import MODULES, MutantSpec, Switch, mutants
+from ginspec.reference.scoring import score_hand
+from ginspec.spec.profiles import ruleset
+
+SOURCE = '''
+def f(a, b):
+    """Docstring 7."""
+    x: int = 3
+    if a < b and not a:
+        return max(a, b) + 1
+    assert a == 2
+    return g(a, b) or True
+'''
+
+
+def _function() -> ast.FunctionDef:
+    node = ast.parse(SOURCE).body[0]
+    assert isinstance(node, ast.FunctionDef)
+    return node
+
+
+def test_every_operator_family_applies_and_docstrings_annotations_asserts_are_left_alone() -> None:
+    found = sites(_function())
+    assert Counter(s.family for s in found) == Counter(
+        {"condition": 5, "boolean": 4, "compare": 1, "arith": 1, "constant": 2, "minmax": 1,
+         "swap": 2})
+    assert {s.family for s in found} == set(OPERATORS)
+    texts = {s.description for s in found}
+    assert "< -> <=" in texts and "3 -> 4" in texts and "1 -> 2" in texts
+    assert "== -> !=" not in texts  # inside assert
+    assert not any(s.line == 3 for s in found)  # the docstring
+
+
+@pytest.mark.parametrize(("change", "line"), [
+    ("< -> <=", "if a <= b and (not a):"),
+    ("operand 2 of and dropped", "if a < b:"),
+    ("and -> or", "if a < b or not a:"),
+    ("not dropped", "if a < b and a:"),
+    ("max -> min", "return min(a, b) + 1"),
+    ("+ -> -", "return max(a, b) - 1"),
+    ("True -> False", "return g(a, b) or False"),
+])
+def test_mutate_changes_exactly_one_site(change: str, line: str) -> None:
+    site = next(s for s in sites(_function()) if s.description == change)
+    text = ast.unparse(mutate(_function(), site))
+    assert line in text
+    assert ast.unparse(_function()).count("\n") == text.count("\n")
+
+
+def test_all_generated_mutants_compile_with_their_functions_free_variables() -> None:
+    specs = _mutants()
+    assert len(specs) > 1000
+    assert {s.target.module for s in specs} == set(MODULES)
+    assert len({s.id for s in specs}) == len(specs)
+    for spec in sample(specs, 60, 7):
+        Switch(spec)
+
+
+_ALL: list[MutantSpec] = []
+
+
+def _mutants() -> list[MutantSpec]:
+    if not _ALL:
+        _ALL.extend(mutants())
+    return _ALL
+
+
+def _spec(function: str, change: str, line_text: str) -> MutantSpec:
+    for spec in _mutants():
+        if spec.target.qualname == function and spec.site.description == change:
+            from inspect import getsourcelines
+
+            from ginspec.conformance.mutation.targets import function_of
+
+            lines, start = getsourcelines(function_of(spec.target))
+            if line_text in lines[spec.site.line - start]:
+                return spec
+    raise LookupError(f"{function}: {change} at {line_text!r}")
+
+
+GIN_BONUS = ("hand_score_terms", "+ -> -", "gin_bonus, big_gin_bonus) + dd")
+"""Gin scores its bonus minus the defender's deadwood (SCORE.GIN says plus)."""
+STRICT_ZIP = ("all_melds", "True -> False", "zip(tables.runs, tables.run_masks")
+"""``zip(..., strict=False)`` over two tuples built from the same list: equivalent."""
+
+
+def test_switch_changes_the_function_for_every_caller_and_restores_it() -> None:
+    switch = Switch(_spec(*GIN_BONUS))
+    rules = ruleset("pagat", {})
+    bonus = int(rules["gin_bonus"])
+    assert score_hand("gin", 0, 7, rules).knocker == bonus + 7  # SCORE.GIN
+    switch.on()
+    try:
+        assert score_hand("gin", 0, 7, rules).knocker == bonus - 7
+    finally:
+        switch.off()
+    assert score_hand("gin", 0, 7, rules).knocker == bonus + 7
+
+
+@pytest.fixture(scope="module")
+def openspiel_cases() -> list:  # type: ignore[type-arg]
+    return playable(load_cases([SUITE_DIR]), adapter_for("openspiel").hello())
+
+
+def test_the_suite_kills_a_wrong_gin_score_and_not_an_equivalent_mutant(
+        openspiel_cases: list) -> None:  # type: ignore[type-arg]
+    budget = Budget(5, 5, ("openspiel",))
+    killed = run_one(_spec(*GIN_BONUS), lambda: adapter_for("openspiel"), openspiel_cases, [],
+                     120, budget)
+    assert killed.status == "killed" and killed.how == "fail", killed
+    equivalent = run_one(_spec(*STRICT_ZIP), lambda: adapter_for("openspiel"),
+                         openspiel_cases, [], 120, budget)
+    assert equivalent.status == "survived" and equivalent.witness is None, equivalent
+    assert equivalent.cases_run == len(openspiel_cases)
+
+
+def test_bench_mutants_refuses_bad_input_in_one_line(capsys: pytest.CaptureFixture[str],
+                                                     tmp_path: Path) -> None:
+    assert main(["bench", "mutants", "--profile", "nosuch"]) == 2
+    assert "unknown profile 'nosuch'" in capsys.readouterr().err
+    assert main(["bench", "mutants", "--out", str(tmp_path / "no" / "m.json")]) == 2
+    assert "is not a directory" in capsys.readouterr().err
+
+
+def test_bench_mutants_tiny_sample_writes_its_results(tmp_path: Path,
+                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "m.json"
+    assert main(["bench", "mutants", "--profile", "openspiel", "--sample", "3", "--seed", "5",
+                 "--hands", "10", "--out", str(out), "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    data = json.loads(out.read_text())
+    assert rows == data["summary"] and rows[0]["mutants"] == 3
+    assert rows[0]["killed"] + rows[0]["survived"] + rows[0]["invalid"] == 3
+    assert [r["id"] for r in data["results"]["openspiel"]] == \
+        [s.id for s in sample(mutants(), 3, 5)]
+
+
+def test_every_argued_equivalent_names_a_generated_mutant_and_a_known_adapter() -> None:
+    from ginspec.conformance.adapters.reference_game import profile_names
+    from ginspec.conformance.mutation.command import equivalent_mutants
+
+    ids = {s.id for s in _mutants()}
+    for mutant, arguments in equivalent_mutants().items():
+        assert mutant in ids, f"equivalent.toml: {mutant} is no generated mutant (stale line?)"
+        assert set(arguments) <= {"*", "all", *profile_names()}, mutant
