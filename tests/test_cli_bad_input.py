@@ -312,7 +312,7 @@ def battery(command: Command, f: Files) -> list[Bad]:
             (["--verify", missing], ("missing.json",)), (["--verify", folder], ("folder",)),
             (["--verify", binary], ("binary.dat",)), (["--verify", f.path("broken.json")], ("broken.json",)),
             (["--verify", f.path("list.json")], ("list.json",)),
-            (["--verify", f.path("cert-empty.json")], ("witness",)),
+            (["--verify", f.path("cert-empty.json")], ("missing field",)),
             (["--verify", f.path("cert-witness.json")], ("certificate",)),
             (["7H", "--verify", f.path("cert-empty.json")], ("--verify",)),
             (["--bench", "--hands", "0"], ("--hands", "0")), (["7H", "--bench"], ("--bench",)),

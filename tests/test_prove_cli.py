@@ -84,7 +84,7 @@ def test_bench_runs_and_reports_every_kind(capsys: pytest.CaptureFixture[str]) -
     assert main(["prove", "--bench", "--hands", "3", "--seed", "2", "--json"]) == 0
     report = json.loads(capsys.readouterr().out)
     kinds = [row["kind"] for row in report["rows"]]
-    assert len(kinds) == 3 and all(row["hands"] == 3 for row in report["rows"])
+    assert len(kinds) == 4 and all(row["hands"] == 3 for row in report["rows"])
     assert main(["prove", "--bench", "--hands", "0"]) == 2
     assert main(["prove", "--bench", "7H"]) == 2
     capsys.readouterr()
@@ -101,11 +101,11 @@ def test_verify_a_saved_certificate(tmp_path: Path, capsys: pytest.CaptureFixtur
     bad = tmp_path / "bad.json"
     bad.write_text(json.dumps(forged), encoding="utf-8")
     assert main(["prove", "--verify", str(bad)]) == 1
-    assert "re-proved" in capsys.readouterr().out
+    assert "optimum: 13, but the witness reaches 14" in capsys.readouterr().out
     broken_witness = dict(data, witness=dict(data["witness"], melds=[["7D", "7H", "8C"]]))
     bad.write_text(json.dumps(broken_witness), encoding="utf-8")
     assert main(["prove", "--verify", str(bad)]) == 1
-    assert "not an arrangement" in capsys.readouterr().out
+    assert "witness.melds: not a meld" in capsys.readouterr().out
     bad.write_text("[1, 2", encoding="utf-8")
     assert main(["prove", "--verify", str(bad)]) == 2
     bad.write_text("{}", encoding="utf-8")

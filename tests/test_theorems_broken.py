@@ -197,12 +197,15 @@ def test_wrong_truth_table_fails_encoding_exact(monkeypatch: pytest.MonkeyPatch)
 
 def test_wrong_closed_form_fails_last_rank_closed_form() -> None:
     from ginspec.reference.proofs.theorems import last_rank_closed_form
-
-    def forgets_three_of_four(total: Any, e: Any) -> Any:
-        return encoding.z3.If(total < 0, total, 0)  # only "none" and "all four"
+    from planting import plant
 
     assert last_rank_closed_form().holds
-    assert not last_rank_closed_form(forgets_three_of_four).holds
+    for old, new in (("total = min(0, total, total - max(ea, eb, ec, ee))", "total = min(0, total)"),
+                     ("total = min(0, total, total - max(ea, eb, ec, ee))",
+                      "total = min(0, total, total - min(ea, eb, ec, ee))"),
+                     ("elif total > 0:", "elif total > 1:")):
+        broken = plant(melds, old, new)  # the closed-form line of the code itself, changed
+        assert not last_rank_closed_form(broken._min_deadwood_with_sets).holds, new
 
 
 def test_cross_suit_coupling_fails_suit_independence(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -26,6 +26,7 @@ from ginspec.conformance.versions import (
     RULES_VERSION,
     SUITE_VERSION,
 )
+from ginspec.reference.proofs.suite_certificates import CERTIFICATES, certificates_text
 
 SUITE_DIR: Final = Path(__file__).resolve().parent.parent / "suite"
 MANIFEST: Final = "manifest.json"
@@ -181,6 +182,7 @@ def build(folder: Path = SUITE_DIR, progress: Progress = _quiet) -> BuiltSuite:
     files = {case_path(c): c.to_json() for c in cases}
     manifest = make_manifest(cases, notes, content_digest(files.items()))
     files[MANIFEST] = _json_text(manifest)
+    files[CERTIFICATES] = certificates_text(json.loads(c.to_json()) for c in cases)  # FORMAL.CERTIFICATE
     if retired:
         files[RETIRED] = _json_text(dict(sorted(retired.items())))
     return BuiltSuite(tuple(cases), manifest, files)

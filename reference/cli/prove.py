@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from pathlib import Path
 from typing import Any
 
 from ginspec.reference.cli.args import seed_arg
@@ -18,14 +19,11 @@ from ginspec.reference.proofs.certify import certify_hand
 from ginspec.reference.scoring import knock_limit_for
 from ginspec.spec.cards import card_str, parse_cards
 from ginspec.spec.errors import HandSizeError
-from ginspec.spec.formal.certificate import Certificate, recheck
+from ginspec.spec.formal.certificate import Certificate
+from ginspec.spec.formal.verify import verify
 from ginspec.spec.inputs import guard, read_json
 from ginspec.spec.parameters import complete, parameter
 from ginspec.spec.profiles import parse_overrides, ruleset
-
-MAX_DEADWOOD = 11 * 15
-"""No hand (at most 11 cards, an ace worth at most 15) has more deadwood than this."""
-
 
 def register(sub: Any) -> None:
     p = sub.add_parser(
@@ -37,7 +35,8 @@ def register(sub: Any) -> None:
         "N defaults to the reference's answer. Exit 0: proved; 1: the claim is wrong; 2: bad input.",
     )
     p.add_argument("cards", nargs="*", help="cards such as 7H TS AC (also 10S, ts, T♠)")
-    p.add_argument("--claim", type=int, metavar="N", help="the deadwood to prove (default: the reference's)")
+    p.add_argument("--claim", type=_claim, metavar="N",
+                   help=f"the deadwood to prove, 0..{MAX_CLAIM} (default: the reference's)")
     p.add_argument("--json", action="store_true", help="print the certificate as one JSON object")
     p.add_argument("--knock-limit", type=int, metavar="N",
                    help="for 11 cards: also prove whether the hand may knock (default 10)")
@@ -52,11 +51,33 @@ def register(sub: Any) -> None:
     p.add_argument("--upcard", metavar="CARD", help="the first upcard (Oklahoma: sets the knock limit)")
     p.add_argument("--verify", metavar="FILE",
                    help="re-prove a certificate saved with --json ('-' for stdin); exit 0 if it stands")
+    p.add_argument("--verify-suite", nargs="?", const="", metavar="DIR",
+                   help="re-check every certificate of the suite (default: the committed suite) "
+                   "against its cases; exit 0 if all stand")
+    p.add_argument("--sample", type=int, metavar="N",
+                   help="with --verify-suite: only N cases, chosen with --seed")
     p.add_argument("--bench", action="store_true",
                    help="benchmark: time certificates on seeded random and dense hands (no CARDS)")
     p.add_argument("--hands", type=int, default=500, metavar="N", help="with --bench: hands per kind")
     p.add_argument("--seed", type=seed_arg, default=1, metavar="S", help="with --bench: random seed")
     p.set_defaults(handler=run)
+
+
+MAX_CLAIM = 52 * 15
+"""No hand has more deadwood: 52 cards at most 15 points each (an ace may be worth 15)."""
+
+
+def _claim(text: str) -> int:
+    """``--claim``: an integer 0..MAX_CLAIM (one-line error otherwise)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"{value}: deadwood is never negative")
+    if value > MAX_CLAIM:
+        raise argparse.ArgumentTypeError(f"{value}: no hand has deadwood above {MAX_CLAIM}")
+    return value
 
 
 def _arrangement(cert: Certificate) -> str:
@@ -100,8 +121,8 @@ def _verify(path: str) -> int:
 
     with guard(path, HandSizeError):
         try:
-            stands, reason = recheck(data)
-        except Z3Exception as exc:  # a number the solver cannot take (e.g. a bound of 2**32)
+            stands, reason = verify(data)
+        except Z3Exception as exc:  # pragma: no cover - verify keeps numbers within Z3's range
             raise HandSizeError(f"{path}: not a certificate Z3 can check: {exc}") from None
     print(reason)
     return 0 if stands else 1
@@ -127,7 +148,29 @@ def _rules(args: argparse.Namespace) -> tuple[MeldRules, int]:
     return MeldRules.from_params(values), knock_limit_for(values, upcard)
 
 
+def _verify_suite(args: argparse.Namespace) -> int:
+    from ginspec.reference.proofs.suite_certificates import CERTIFICATES, SUITE_DIR, verify_suite
+
+    folder = Path(args.verify_suite) if args.verify_suite else SUITE_DIR
+    if not (folder / CERTIFICATES).is_file():
+        raise HandSizeError(f"{folder}: no {CERTIFICATES} (build it with ginspec suite build)")
+    if args.sample is not None and args.sample < 1:
+        raise HandSizeError(f"--sample {args.sample}: need at least 1")
+    result = verify_suite(folder, sample=args.sample, seed=args.seed)
+    for problem in result.problems:
+        print(problem)
+    print(f"{result.certificates} certificates of {result.cases} cases: "
+          f"{'all stand' if result.ok else f'{len(result.problems)} problems'}")
+    return 0 if result.ok else 1
+
+
 def run(args: argparse.Namespace) -> int:
+    if args.verify_suite is not None:
+        if args.cards or args.bench or args.verify is not None:
+            raise HandSizeError("--verify-suite takes no cards, no --bench and no --verify")
+        return _verify_suite(args)
+    if args.sample is not None:
+        raise HandSizeError("--sample needs --verify-suite")
     if args.verify is not None:
         if args.cards or args.bench:
             raise HandSizeError("--verify FILE takes no cards and no --bench")
@@ -144,11 +187,6 @@ def run(args: argparse.Namespace) -> int:
     if not cards:  # no argument, or only blank ones such as ""
         raise HandSizeError("no cards given: write a hand such as 7H 7D 7S 8C 9C TC 2S 3D 4H KD")
     rules, ruleset_limit = _rules(args)
-    if args.claim is not None and args.claim < 0:
-        raise HandSizeError(f"--claim {args.claim}: deadwood is never negative")
-    if args.claim is not None and args.claim > MAX_DEADWOOD:
-        raise HandSizeError(f"--claim {args.claim}: no hand has more deadwood than {MAX_DEADWOOD} "
-                            "(11 cards of at most 15 points)")
     discard = len(cards) == 11 and not args.no_discard
     knock_limit = None
     if discard:
@@ -157,17 +195,11 @@ def run(args: argparse.Namespace) -> int:
     elif args.knock_limit is not None:
         raise HandSizeError("--knock-limit needs an 11-card hand (the deadwood after a discard)")
     cert = certify_hand(cards, rules, args.claim, discard=discard, knock_limit=knock_limit)
-    big_gin = None
-    if cert.question == "deadwood-after-discard" and cert.optimum == 0:  # KNOCK.BIG-GIN-SHAPE
-        big_gin = certify_hand(cards, rules, 0, discard=False).ok
     if args.json:
-        data = cert.to_json()
-        if big_gin is not None:
-            data["big_gin"] = big_gin
-        print(json.dumps(data))
+        print(json.dumps(cert.to_json()))
     else:
         text = render(cert, "given" if args.claim is not None else "the reference's answer")
-        if big_gin:
+        if cert.big_gin:
             text = text.replace("verdict:   gin (the kept cards all meld)",
                                 "verdict:   big gin (all 11 cards meld, proved: deadwood 0 without a discard)")
         print(text)

@@ -20,6 +20,7 @@ import z3
 from ginspec.reference.meld_rules import STANDARD
 from ginspec.reference.melds import min_deadwood, min_deadwood_after_discard
 from ginspec.spec.cards import NUM_RANKS, Card
+from ginspec.spec.formal import checker
 from ginspec.spec.formal.certificate import FormalModelError, certify
 
 
@@ -33,6 +34,8 @@ class Row:
     certificate_p90_ms: float
     reference_median_ms: float
     mean_checks: float
+    checker_median_ms: float
+    checker_p90_ms: float
 
     def to_json(self) -> dict[str, Any]:
         return {"kind": self.kind, "hands": self.hands,
@@ -40,7 +43,9 @@ class Row:
                 "certificate_p90_ms": round(self.certificate_p90_ms, 3),
                 "reference_median_ms": round(self.reference_median_ms, 4),
                 "ratio": round(self.certificate_median_ms / self.reference_median_ms, 1),
-                "mean_checks": round(self.mean_checks, 2)}
+                "mean_checks": round(self.mean_checks, 2),
+                "checker_median_ms": round(self.checker_median_ms, 3),
+                "checker_p90_ms": round(self.checker_p90_ms, 3)}
 
 
 def random_hands(rng: random.Random, count: int, size: int) -> list[list[Card]]:
@@ -72,7 +77,7 @@ def measure(kind: str, hands: list[list[Card]], discard: bool) -> Row:
         started = time.perf_counter()
         claims.append(reference(h))
         ref_times.append(time.perf_counter() - started)
-    cert_times, checks = [], 0
+    cert_times, check_times, checks = [], [], 0
     for h, claim in zip(hands, claims, strict=True):
         started = time.perf_counter()
         cert = certify(h, claim, STANDARD, discard=discard)
@@ -80,8 +85,15 @@ def measure(kind: str, hands: list[list[Card]], discard: bool) -> Row:
         if not cert.ok:  # pragma: no cover - the differential tests would have caught it
             raise FormalModelError(f"benchmark hand not certified: {cert!r}")
         checks += cert.checks
+        data = cert.to_json(timing=False)
+        started = time.perf_counter()
+        problem = checker.check(data)  # the independent check of the same certificate
+        check_times.append(time.perf_counter() - started)
+        if problem is not None:  # pragma: no cover
+            raise FormalModelError(f"the independent checker rejects {cert!r}: {problem}")
     return Row(kind, len(hands), statistics.median(cert_times) * 1000, _p90(cert_times) * 1000,
-               statistics.median(ref_times) * 1000, checks / len(hands))
+               statistics.median(ref_times) * 1000, checks / len(hands),
+               statistics.median(check_times) * 1000, _p90(check_times) * 1000)
 
 
 def run_bench(count: int = 500, seed: int = 1) -> dict[str, Any]:
@@ -92,6 +104,8 @@ def run_bench(count: int = 500, seed: int = 1) -> dict[str, Any]:
         measure("random 10 cards", random_hands(rng, count, 10), discard=False),
         measure("random 11 cards (best discard)", random_hands(rng, count, 11), discard=True),
         measure("dense 10 cards (4 adjacent ranks)", dense_hands(rng, count), discard=False),
+        measure("dense 11 cards (4 adjacent ranks, best discard)", dense_hands(rng, count, 11),
+                discard=True),
     ]
     return {"hands_per_kind": count, "seed": seed, "python": platform.python_version(),
             "machine": platform.machine(), "z3": z3.get_version_string(),
@@ -101,9 +115,11 @@ def run_bench(count: int = 500, seed: int = 1) -> dict[str, Any]:
 def render(report: dict[str, Any]) -> str:
     lines = [f"certificates: {report['hands_per_kind']} hands per kind, seed {report['seed']}, "
              f"Python {report['python']}, z3 {report['z3']}",
-             "| hands | certificate median ms | p90 ms | reference median ms | ratio | solver checks |",
-             "|---|---:|---:|---:|---:|---:|"]
+             "| hands | certificate median ms | p90 ms | independent check median ms | p90 ms "
+             "| reference median ms | ratio | solver checks |",
+             "|---|---:|---:|---:|---:|---:|---:|---:|"]
     for r in report["rows"]:
         lines.append(f"| {r['kind']} | {r['certificate_median_ms']:.2f} | {r['certificate_p90_ms']:.2f} "
+                     f"| {r['checker_median_ms']:.2f} | {r['checker_p90_ms']:.2f} "
                      f"| {r['reference_median_ms']:.4f} | {r['ratio']:.0f}x | {r['mean_checks']:.2f} |")
     return "\n".join(lines)

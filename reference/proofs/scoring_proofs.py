@@ -23,17 +23,27 @@ values (unbounded integers) that satisfy the preconditions of a legal hand:
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import z3
 from ginspec.reference.scoring import (
+    OUTCOME_CODES,
     TIE_CODES,
+    HandScoreTerms,
     boxes_for,
     hand_score_terms,
     knock_limit_for,
     spade_doubles,
     z3_arithmetic,
+)
+from ginspec.spec.cards import card_value
+from ginspec.spec.formal.scoring import (
+    HAND_PARAMETERS,
+    OutcomeVar,
+    SymbolicRules,
+    hand_score_spec,
+    legal_hand,
 )
 from ginspec.spec.formal.theorems import TheoremResult
 from ginspec.spec.parameters import Value, complete
@@ -143,9 +153,10 @@ def _knock_limits(rules: Mapping[str, Value], scope: str) -> TheoremResult:
             want = int(v["knock_limit"])
         elif upcard is None:
             continue  # Oklahoma needs an upcard: score_hand refuses none
-        else:
-            rank = upcard % 13
-            want = (1 if v["oklahoma_ace"] == "one" else 0) if rank == 0 else min(rank + 1, 10)
+        elif upcard % 13 == 0:  # OKLAHOMA.ACE: the choice's own words
+            want = {"one": 1, "gin_only": 0}[str(v["oklahoma_ace"])]
+        else:  # OKLAHOMA.KNOCK-LIMIT: the upcard's value, by the spec's CARD.VALUE (spec.cards)
+            want = card_value(upcard)
         got = knock_limit_for(v, upcard)
         if got != want:
             return TheoremResult("KNOCK-LIMIT", False, "exhaustive", scope,
@@ -190,3 +201,48 @@ def _spade_doubling(rules: Mapping[str, Value] | None, scope: str) -> TheoremRes
                                          f"boxes {outcome} undercut={undercut}: {single}, {double}")
     return TheoremResult("SPADE-DOUBLING", True, "z3+exhaustive" if rules else "z3", scope, None,
                          time.perf_counter() - started)
+
+
+# --- SCORE-SPEC: the code equals chapter 9 written a second time ---------------------------------
+
+HandScoreFn = Callable[..., HandScoreTerms]
+
+
+def score_spec(terms_fn: HandScoreFn = hand_score_terms) -> TheoremResult:
+    """Z3, every value of every hand-scoring parameter (each in the range or among the choices
+    spec/parameters.toml allows, so every profile and every override) and every legal hand:
+    ``hand_score_terms`` gives the points, winner and undercut that
+    :func:`ginspec.spec.formal.scoring.hand_score_spec` — chapter 9's clauses — gives.
+    ``terms_fn`` is the function under proof (a test passes one with a planted bug)."""
+    started = time.perf_counter()
+    r = SymbolicRules(HAND_PARAMETERS)
+    outcome = OutcomeVar()
+    kd, dd = z3.Ints("kd dd")
+    doubled = z3.Bool("doubled")
+    spec = hand_score_spec(outcome, kd, dd, r, doubled)
+    tie = z3.If(r.is_("undercut_on_tie", "undercut"), TIE_CODES["undercut"],
+                z3.If(r.is_("undercut_on_tie", "no_score"), TIE_CODES["no_score"],
+                      TIE_CODES["knocker_scores_zero"]))  # score_hand: TIE_CODES[undercut_on_tie]
+    code = z3.If(outcome == "knock", OUTCOME_CODES["knock"],
+                 z3.If(outcome == "gin", OUTCOME_CODES["gin"], OUTCOME_CODES["big_gin"]))
+    t = terms_fn(_AR, code, kd, dd, gin_bonus=r["gin_bonus"], big_gin_bonus=r["big_gin_bonus"],
+                 undercut_bonus=r["undercut_bonus"], tie=tie,
+                 zero_cancels=r.is_("layoff_after_gin", "allowed_zero_cancels"), doubled=doubled)
+    solver = z3.Solver()
+    solver.add(*r.domain, outcome.domain, legal_hand(outcome, kd, dd, r, doubled))
+    for what, a, b in (("knocker points", t.knocker, spec.knocker),
+                       ("defender points", t.defender, spec.defender),
+                       ("knocker wins", t.knocker_wins, spec.knocker_wins),
+                       ("defender wins", t.defender_wins, spec.defender_wins),
+                       ("undercut", t.undercut, spec.undercut)):
+        if solver.check(a != b) == z3.sat:
+            m = solver.model()
+            shown = ", ".join(f"{v}={r.show(m, v)}" for v in HAND_PARAMETERS)
+            return TheoremResult("SCORE-SPEC", False, "z3", "every parameter value",
+                                 f"{what}: code {m.eval(a, model_completion=True)}, chapter 9 "
+                                 f"{m.eval(b, model_completion=True)} for outcome "
+                                 f"{OutcomeVar.NAMES[m.eval(outcome.var, model_completion=True).as_long()]}, "
+                                 f"kd={m.eval(kd)}, dd={m.eval(dd)}, doubled={m.eval(doubled)}; {shown}",
+                                 time.perf_counter() - started)
+    return TheoremResult("SCORE-SPEC", True, "z3", "every value of the 8 hand-scoring parameters, every "
+                         "legal hand (all deadwood values)", None, time.perf_counter() - started)

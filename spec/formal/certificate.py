@@ -20,9 +20,10 @@ from dataclasses import dataclass
 from typing import Any, Final, Literal
 
 import z3
-from ginspec.spec.cards import Card, card_str, parse_cards
+from ginspec.spec.cards import Card, card_str
 from ginspec.spec.clauses import implements
 from ginspec.spec.errors import GinspecError, HandSizeError, MeldError
+from ginspec.spec.formal.bound import lower_bound
 from ginspec.spec.formal.definition import arrangement_deadwood
 from ginspec.spec.formal.encoding import ArrangementEncoding, WitnessArrangement
 from ginspec.spec.formal.rules import STANDARD, FormalRules, MeldParams
@@ -35,6 +36,17 @@ ENCODING_NAME: Final = "ginspec-membership-v1"
 
 class FormalModelError(GinspecError):
     """The model produced an arrangement its own definition rejects (a bug in ginspec)."""
+
+
+class CertificateError(GinspecError):
+    """Data that is not a certificate: a missing or unknown field, or a part that is not an
+    object or list where one belongs (names the field; the CLI exits 2)."""
+
+
+class CertificateValueError(CertificateError):
+    """A field of a certificate with a value of the wrong type or outside its range (names the
+    field; :func:`ginspec.spec.formal.verify.verify` reports it as a certificate that does not
+    stand, exit 1)."""
 
 
 @dataclass(frozen=True)
@@ -54,6 +66,13 @@ class Certificate:
     knock_limit: int | None
     checks: int
     seconds: float
+    lower_bound: Mapping[str, Any] | None
+    """The lower-bound proof for checkers without a solver (:mod:`.bound`, :mod:`.checker`);
+    None for a hand with more than :data:`.bound.MAX_CASES` choices of set cards."""
+    big_gin: bool | None = None
+    """After-discard question with optimum 0: do all the cards meld (KNOCK.BIG-GIN-SHAPE)?"""
+    big_gin_proof: Mapping[str, Any] | None = None
+    """The melds of all the cards (big gin), or the lower-bound proof that they leave deadwood."""
 
     @property
     def ok(self) -> bool:
@@ -92,11 +111,15 @@ class Certificate:
             "unsat_below": self.unsat_below,
             "encoding": ENCODING_NAME,
         }
+        out["lower_bound"] = self.lower_bound
         if self.question == "deadwood-after-discard":
             out["gin"] = self.gin
             if self.knock_limit is not None:
                 out["knock_limit"] = self.knock_limit
                 out["can_knock"] = self.can_knock
+            if self.big_gin is not None:
+                out["big_gin"] = self.big_gin
+                out["big_gin_proof"] = self.big_gin_proof
         solver: dict[str, Any] = {"name": "z3", "version": z3.get_version_string(),
                                   "checks": self.checks}
         if timing:
@@ -105,28 +128,12 @@ class Certificate:
         return out
 
     @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> Certificate:
-        """Rebuild a certificate from :meth:`to_json` output (not re-proved: call :func:`certify`)."""
-        w = data["witness"]
-        witness = WitnessArrangement(
-            tuple(tuple(parse_cards(m)) for m in w["melds"]),
-            tuple(parse_cards(w["deadwood_cards"])),
-            int(w["deadwood"]),
-            None if w["discard"] is None else parse_cards([w["discard"]])[0],
-        )
-        return cls(
-            hand=tuple(parse_cards(data["hand"])),
-            rules=FormalRules(**data["rules"]),
-            question=data["question"],
-            claim=int(data["claim"]),
-            outcome=data["outcome"],
-            optimum=int(data["optimum"]),
-            witness=witness,
-            unsat_below=int(data["unsat_below"]),
-            knock_limit=data.get("knock_limit"),
-            checks=int(data["solver"]["checks"]),
-            seconds=float(data["solver"].get("seconds", 0.0)),
-        )
+    def from_json(cls, data: Any) -> Certificate:
+        """Read :meth:`to_json` output strictly (every field, exact types; not re-proved:
+        :func:`ginspec.spec.formal.verify.verify` does that). Raises :class:`CertificateError`."""
+        from ginspec.spec.formal.verify import parse_certificate
+
+        return parse_certificate(data)
 
     def explain(self) -> str:
         """One sentence on the outcome."""
@@ -218,6 +225,13 @@ def certify(
             outcome = "claim-too-high"
     if outcome == "proved" and best.deadwood != claim:  # pragma: no cover
         outcome = "claim-too-high"
+    big_gin, big_gin_proof = None, None
+    if discard and best.deadwood == 0:  # KNOCK.BIG-GIN-SHAPE: do all the cards meld?
+        whole = certify(hand, 0, formal, discard=False)
+        checks += whole.checks
+        big_gin = whole.optimum == 0
+        big_gin_proof = ({"melds": [[card_str(c) for c in m] for m in whole.witness.melds]}
+                         if big_gin else {"lower_bound": whole.lower_bound})
     return Certificate(
         hand=hand,
         rules=formal,
@@ -230,41 +244,10 @@ def certify(
         knock_limit=knock_limit,
         checks=checks,
         seconds=time.perf_counter() - started,
+        lower_bound=lower_bound(hand, formal, discard=discard),
+        big_gin=big_gin,
+        big_gin_proof=big_gin_proof,
     )
-
-
-def recheck(data: Mapping[str, Any]) -> tuple[bool, str]:
-    """Re-prove a serialised certificate from scratch (FORMAL.CERTIFICATE).
-
-    The recorded witness is checked against the definition, then :func:`certify` is run again on
-    the recorded hand, rules, question and claim; the certificate stands when the witness is
-    valid with the recorded deadwood and the new proof reaches the same outcome and optimum.
-    Returns ``(stands, reason)``; malformed data raises a :class:`GinspecError`.
-    """
-    try:
-        cert = Certificate.from_json(data)
-    except KeyError as exc:
-        raise HandSizeError(f"not a certificate: missing field {exc.args[0]!r}") from None
-    except (TypeError, ValueError) as exc:
-        if isinstance(exc, GinspecError):
-            raise
-        raise HandSizeError(f"not a certificate: a field has the wrong type ({exc})") from None
-    w = cert.witness
-    kept = [c for c in cert.hand if c != w.discard]
-    if w.discard is not None and w.discard not in cert.hand:
-        return False, "the witness discards a card that is not in the hand"
-    try:
-        value = arrangement_deadwood(kept, w.melds, cert.rules)
-    except MeldError as exc:
-        return False, f"the witness is not an arrangement: {exc}"
-    if value != w.deadwood:
-        return False, f"the witness has deadwood {value}, not the recorded {w.deadwood}"
-    again = certify(cert.hand, cert.claim, cert.rules,
-                    discard=cert.question == "deadwood-after-discard", knock_limit=cert.knock_limit)
-    if (again.outcome, again.optimum) != (cert.outcome, cert.optimum):
-        return False, (f"re-proved: {again.outcome} with optimum {again.optimum}, recorded "
-                       f"{cert.outcome} with optimum {cert.optimum}")
-    return True, f"stands: {again.explain()}"
 
 
 def formal_optimum(cards: Iterable[Card], rules: MeldParams = STANDARD, *,

@@ -206,7 +206,7 @@ class ArrangementEncoding:
         bound -= self.fixed_dead
         if bound < 0:
             return z3.BoolVal(False)
-        if not self.dead_terms:
+        if bound >= sum(value for _, value in self.dead_terms):  # also keeps huge bounds out of Z3
             return z3.BoolVal(True)
         return z3.PbLe(self.dead_terms, bound)
 
