@@ -25,6 +25,7 @@ from ginspec.spec.inputs import guard, read_json
 from ginspec.spec.parameters import complete, parameter
 from ginspec.spec.profiles import parse_overrides, ruleset
 
+
 def register(sub: Any) -> None:
     p = sub.add_parser(
         "prove",

@@ -127,14 +127,6 @@ class Certificate:
         out["solver"] = solver
         return out
 
-    @classmethod
-    def from_json(cls, data: Any) -> Certificate:
-        """Read :meth:`to_json` output strictly (every field, exact types; not re-proved:
-        :func:`ginspec.spec.formal.verify.verify` does that). Raises :class:`CertificateError`."""
-        from ginspec.spec.formal.verify import parse_certificate
-
-        return parse_certificate(data)
-
     def explain(self) -> str:
         """One sentence on the outcome."""
         after = " after the best discard" if self.question == "deadwood-after-discard" else ""
