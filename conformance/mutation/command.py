@@ -119,15 +119,16 @@ def format_survivors(runs: dict[str, list[dict[str, Any]]],
                 seen.setdefault(r["id"], (r, []))[1].append(profile)
     lines = ["| mutant | change | survives | classification |", "|---|---|---|---|"]
     for mid, (r, profiles) in seen.items():
-        notes = []
+        notes: dict[str, list[str]] = {}
         for profile in profiles:
             witness = next((x.get("witness") for x in runs[profile] if x["id"] == mid), None)
             why = argument_for(mid, profile, known)
-            notes.append(f"{profile}: " + (f"witness {witness['where']} seed {witness['seed']}"
-                                            if witness else f"equivalent: {why}" if why
-                                            else "unexplained"))
-        lines.append(f"| `{mid}` | {r['change']} | {', '.join(profiles)} | "
-                     f"{'; '.join(dict.fromkeys(notes))} |")
+            note = (f"witness {witness['where']} seed {witness['seed']}" if witness
+                    else f"equivalent: {why}" if why else "unexplained")
+            notes.setdefault(note, []).append(profile)
+        change = str(r["change"]).replace("|", "\\|")  # a Markdown table cell
+        said = "; ".join(", ".join(names) + ": " + note for note, names in notes.items())
+        lines.append(f"| `{mid}` | {change} | {', '.join(profiles)} | {said} |")
     return "\n".join(lines)
 
 
