@@ -734,3 +734,53 @@ MUTANTS: dict[type[Mutant], str] = {
     )
 }
 """Every mutant and the clause it breaks."""
+
+
+class GreedyLayoffs(Mutant):
+    """An engine that settles the showdown itself (melding.automatic, layoff.automatic) but lays
+    off greedily: the defender spreads his own least-deadwood arrangement, then lays off the first
+    card that fits, in meld order, until none does — never keeping a meld back to lay its cards
+    off, never choosing the order of a chain (SHOWDOWN.DEFENDER-SPREAD asks for the least
+    deadwood after spreading and laying off)."""
+
+    breaks = "SHOWDOWN.DEFENDER-SPREAD"
+    automatic = (True, True)
+
+    def showdown_steps(self, state: Any) -> list[tuple[int, str]]:
+        from ginspec.conformance.adapters.reference_game import best_showdown_steps, legal_texts
+        from ginspec.reference.game.state import Phase
+        from ginspec.reference.melds import optimal_arrangements
+        from ginspec.spec.cards import cards_of
+
+        steps = best_showdown_steps(state, melding=True, layoffs=False)
+        for who, action in steps:
+            state = state.apply(action, who)
+        if state.phase is Phase.DEFENDER_MELD:
+            d = state.to_move
+            best = optimal_arrangements(cards_of(state.hands[d]), state.rules.meld_rules, limit=1)[0]
+            melds = " / ".join(" ".join(card_str(c) for c in m.cards) for m in best.melds)
+            steps.append((d, f"meld {melds}" if melds else "meld"))
+            state = state.apply(steps[-1][1], d)
+        while state.phase in (Phase.DEFENDER_LAYOFF, Phase.KNOCKER_LAYOFF):
+            layoffs = [a for a in legal_texts(state) if a.startswith("layoff ")]
+            steps.append((state.to_move, layoffs[0] if layoffs else "done"))
+            state = state.apply(steps[-1][1], state.to_move)
+        return steps
+
+
+class GameTargetWrong(ParameterMutant):
+    """Plays every match to a target 50 points higher than the ruleset's."""
+
+    breaks = "MATCH.TARGET"
+    name = "game_target"
+
+    def wrong(self, right: Any) -> Any:
+        return int(right) + 50
+
+
+LIVE_MUTANTS: dict[type[Mutant], str] = {
+    cls: cls.breaks for cls in (
+        GreedyLayoffs, TiesNotUndercut, GinBonusWrong, WallWrong, GameTargetWrong, NextDealerWrong)
+}
+"""The mutants ``ginspec conform --live`` must find within 1,000 hands and shrink to a case
+failing for the clause each breaks (docs/conformance/live.md)."""

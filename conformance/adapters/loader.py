@@ -2,7 +2,7 @@
 
 * ``reference`` — the reference implementation, in-process;
 * ``openspiel``, ``rlcard`` — the peer engines (extras ``ginspec[openspiel]``, ``ginspec[rlcard]``;
-  ``ginspec.conformance.peers.adapters``);
+  ``ginspec.conformance.adapters.openspiel``, ``ginspec.conformance.adapters.rlcard``);
 * ``python:MODULE:CLASS`` — an in-process adapter class (a subclass of :class:`Adapter`, built with
   no arguments), each call with the per-request timeout (:mod:`~ginspec.conformance.adapters.timed`);
 * ``cmd:COMMAND ARGS`` — a subprocess speaking the JSON-lines protocol (``PROTOCOL.md``).
@@ -23,9 +23,12 @@ def open_adapter(spec: str, *, timeout: float = 10.0, startup: float | None = No
 
         return ReferenceAdapter()
     if spec in ("openspiel", "rlcard"):
-        from ginspec.conformance.peers.adapters import open_peer_adapter
+        from ginspec.conformance.adapters.peer import PeerUnavailable, open_peer
 
-        return open_peer_adapter(spec)
+        try:
+            return open_peer(spec)
+        except PeerUnavailable as exc:
+            raise AdapterError(f"--adapter {spec}: {exc}") from None
     if spec.startswith("python:"):
         parts = spec.split(":")
         if len(parts) != 3 or not all(parts[1:]):

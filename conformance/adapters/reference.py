@@ -40,6 +40,9 @@ def _params(overrides: Mapping[str, Any]) -> dict[str, Any]:
 class ReferenceAdapter(Adapter):
     """The executable reference, in-process."""
 
+    automatic: tuple[bool, bool] = (False, False)
+    """(melding.automatic, layoff.automatic): the showdown steps this engine plays itself."""
+
     def __init__(self) -> None:
         self._game: Any = None
 
@@ -52,11 +55,28 @@ class ReferenceAdapter(Adapter):
             version=package_version(),
             language="python",
             profiles=reference_game.profile_names() if game else (),
-            capabilities=QUERY_CAPABILITIES + (reference_game.GAME_CAPABILITIES if game else ())
+            capabilities=QUERY_CAPABILITIES + (self._game_capabilities() if game else ())
             + TABLE_CAPABILITIES,
             overrides=tuple(sorted(parameters())),
             homepage="https://github.com/ginspec/ginspec",
         )
+
+    def _game_capabilities(self) -> tuple[str, ...]:
+        from ginspec.conformance.adapters import reference_game
+
+        caps = list(reference_game.GAME_CAPABILITIES)
+        for part, auto in zip(("melding", "layoff"), self.automatic, strict=True):
+            if auto:
+                caps[caps.index(f"{part}.explicit")] = f"{part}.automatic"
+        return tuple(caps)
+
+    def showdown_steps(self, state: Any) -> list[tuple[int, str]]:
+        """The showdown steps this engine plays itself in ``state`` (none for the explicit
+        reference; best play for :class:`AutomaticReference`)."""
+        from ginspec.conformance.adapters import reference_game
+
+        melding, layoffs = self.automatic
+        return reference_game.best_showdown_steps(state, melding=melding, layoffs=layoffs)
 
     # --- queries ---------------------------------------------------------------------------
 
@@ -133,6 +153,8 @@ class ReferenceAdapter(Adapter):
         from ginspec.conformance.adapters import reference_game
 
         self._game = reference_game.GameDriver.hand_game(profile, overrides, deal)
+        if any(self.automatic):
+            self._game.showdown = self.showdown_steps
 
     def new_match(
         self, profile: str, overrides: Mapping[str, Any], deals: Sequence[Mapping[str, Any]]
@@ -140,6 +162,8 @@ class ReferenceAdapter(Adapter):
         from ginspec.conformance.adapters import reference_game
 
         self._game = reference_game.GameDriver.match_game(profile, overrides, deals)
+        if any(self.automatic):
+            self._game.showdown = self.showdown_steps
 
     def new_table_hand(
         self, profile: str, overrides: Mapping[str, Any], deal: Mapping[str, Any]
@@ -164,3 +188,12 @@ class ReferenceAdapter(Adapter):
         if self._game is None:
             raise GinspecError("no hand or match started")
         return self._game
+
+
+class AutomaticReference(ReferenceAdapter):
+    """The reference as an engine that settles the showdown itself (``melding.automatic``,
+    ``layoff.automatic``): the knock is the knocker's last choice, and the engine declares,
+    spreads and lays off with best play (SHOWDOWN.BEST-PLAY) before the hand is scored.
+    ``--adapter python:ginspec.conformance.adapters.reference:AutomaticReference``."""
+
+    automatic = (True, True)

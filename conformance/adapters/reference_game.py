@@ -7,14 +7,16 @@ case's deals in order: when a hand ends and the match goes on, the next deal is 
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final
 
 from ginspec.conformance.adapters.base import JSONObject, Verdict
+from ginspec.reference.adjudicate import adjudicate
 from ginspec.reference.game import Deal, HandState, Rejection, format_action, rules_for_profile
 from ginspec.reference.game.match import MatchState
-from ginspec.reference.game.state import CHANCE
-from ginspec.spec.cards import card_str
+from ginspec.reference.game.state import CHANCE, Phase
+from ginspec.reference.melds import Meld
+from ginspec.spec.cards import card_str, cards_of
 from ginspec.spec.profiles import profiles, ruleset
 
 GAME_CAPABILITIES: Final[tuple[str, ...]] = (
@@ -69,6 +71,55 @@ def legal_texts(state: HandState) -> list[str]:
     return [format_action(a, state.rules.meld_rules) for a in state.legal_actions()]
 
 
+SHOWDOWN_PHASES: Final = (Phase.DECLARE, Phase.DEFENDER_MELD, Phase.DEFENDER_LAYOFF,
+                          Phase.KNOCKER_LAYOFF)
+"""The phases an automatic showdown plays for the engine (melding.automatic, layoff.automatic)."""
+
+
+def _melds_text(verb: str, melds: Sequence[Meld]) -> str:
+    body = " / ".join(" ".join(card_str(c) for c in m.cards) for m in melds)
+    return f"{verb} {body}" if body else verb
+
+
+def best_showdown_steps(state: HandState, *, melding: bool, layoffs: bool
+                        ) -> list[tuple[int, str]]:
+    """The showdown steps an automatic engine plays itself, as best play plays them
+    (SHOWDOWN.BEST-PLAY), as ``(player, action)``: with ``melding`` the knocker's declaration,
+    with ``layoffs`` the defender's spread and layoffs (SHOWDOWN.DEFENDER-SPREAD, LAYOFF.*) and
+    the knocker's layoffs where the rules give him some (LAYOFF.KNOCKER). Steps left explicit
+    are not played; outside the showdown there are none."""
+    if state.phase not in SHOWDOWN_PHASES or state.knocker is None:
+        return []
+    if state.phase is Phase.DECLARE and not melding:
+        return []
+    if state.phase is not Phase.DECLARE and not layoffs:
+        return []
+    k = state.knocker
+    d = 1 - k
+    upcard = state.upcard if state.rules.oklahoma else None
+    declared = None if state.declaration is None else [list(m.cards) for m in state.declaration.melds]
+    ruling = adjudicate(cards_of(state.hands[k]), cards_of(state.hands[d]), state.rules.params,
+                        knocker_melds=declared, upcard=upcard)
+    steps: list[tuple[int, str]] = []
+    if state.phase is Phase.DECLARE:
+        assert ruling.declaration is not None
+        steps.append((k, _melds_text("declare", ruling.declaration.melds)))
+        state = state.apply(steps[-1][1], k)
+        if not layoffs:
+            return steps
+    defence = ruling.defence
+    assert defence is not None
+    if state.phase is Phase.DEFENDER_MELD:
+        steps.append((d, _melds_text("meld", defence.melds)))
+        state = state.apply(steps[-1][1], d)
+    plans = {d: [str(x) for x in defence.layoffs], k: [str(x) for x in ruling.knocker_layoffs]}
+    while state.phase in (Phase.DEFENDER_LAYOFF, Phase.KNOCKER_LAYOFF):
+        who = d if state.phase is Phase.DEFENDER_LAYOFF else k
+        steps.append((who, plans[who].pop(0) if plans[who] else "done"))
+        state = state.apply(steps[-1][1], who)
+    return steps
+
+
 class GameDriver:
     """One hand or match of the reference engine, driven through the adapter calls."""
 
@@ -78,6 +129,8 @@ class GameDriver:
         self.match = match
         self.deals = list(deals)
         self.next_deal = 1
+        self.showdown: Callable[[HandState], list[tuple[int, str]]] | None = None
+        """The showdown steps the engine plays itself (melding.automatic, layoff.automatic)."""
 
     @classmethod
     def hand_game(cls, profile: str, overrides: Mapping[str, Any],
@@ -106,11 +159,16 @@ class GameDriver:
             if self.match is not None:
                 # the action that ends a hand also deals the next one: a deal by the wrong
                 # player (WRONG_DEALER) refuses the action and leaves the match as it was
-                match = self._deal_next(self.match.apply(action, engine_player(player)))
-                self.match = match
+                match = self.match.apply(action, engine_player(player))
+                for who, step in self.showdown(match.hand) if self.showdown else ():
+                    match = match.apply(step, who)
+                self.match = self._deal_next(match)
             else:
                 assert self.hand is not None
-                self.hand = self.hand.apply(action, engine_player(player))
+                hand = self.hand.apply(action, engine_player(player))
+                for who, step in self.showdown(hand) if self.showdown else ():
+                    hand = hand.apply(step, who)
+                self.hand = hand
         except Rejection as rejection:
             return Verdict.rejected(rejection.code.value)
         return Verdict.ok()

@@ -36,7 +36,7 @@ from dataclasses import asdict, dataclass
 from importlib.metadata import PackageNotFoundError, version
 from typing import Any
 
-from ginspec.conformance.peers.openspiel import to_os
+from ginspec.conformance.adapters.openspiel import to_os
 from ginspec.reference.melds import all_melds, min_deadwood, min_deadwood_after_discard
 from ginspec.spec.cards import Card, card_str
 from ginspec.spec.errors import GinspecError

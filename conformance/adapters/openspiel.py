@@ -1,4 +1,5 @@
-"""Driver for OpenSpiel's ``gin_rummy`` (module ``pyspiel``, extra ``ginspec[openspiel]``).
+"""The adapter of OpenSpiel's ``gin_rummy`` (module ``pyspiel``, extra ``ginspec[openspiel]``):
+``ginspec conform --adapter openspiel``.
 
 How OpenSpiel plays a hand (read from open_spiel/games/gin_rummy/gin_rummy.{h,cc} and checked by
 running it; see docs/conformance/peer-rules.md):
@@ -22,24 +23,27 @@ import importlib
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Final
 
-from ginspec.spec.cards import Card, card_str, parse_cards
-
-from .actions import Canonical, canonical, format_action, merge_runs, parse_melds
-from .deal import DealLayout, layout
-from .model import (
-    ACCEPTED,
-    Params,
-    PeerDriver,
-    PeerError,
-    PeerInfo,
-    PeerObservation,
-    PeerResult,
-    PeerUnavailable,
-    PeerUnsupported,
-    QueryUnsupported,
-    Value,
-    Verdict,
+from ginspec.conformance.adapters.actions import (
+    ActionTextError,
+    Canonical,
+    canonical,
+    format_action,
+    merge_runs,
+    parse_melds,
 )
+from ginspec.conformance.adapters.base import JSONObject, Unsupported
+from ginspec.conformance.adapters.deal_layout import DealLayout, layout
+from ginspec.conformance.adapters.peer import (
+    Params,
+    PeerAdapter,
+    PeerUnavailable,
+    knock_result,
+    void_result,
+)
+from ginspec.spec.cards import Card, card_str, parse_cards
+from ginspec.spec.errors import GinspecError
+from ginspec.spec.parameters import Value
+from ginspec.spec.profiles import ruleset
 
 DRAW_UPCARD: Final = 52
 DRAW_STOCK: Final = 53
@@ -142,8 +146,32 @@ def _pieces(run: Sequence[Card]) -> list[list[Card]]:
     return out
 
 
-class OpenSpielDriver(PeerDriver):
+class OpenSpielError(GinspecError):
+    """OpenSpiel did something its adapter cannot follow (a deal it refuses, a meld it cannot
+    name)."""
+
+
+class OpenSpielAdapter(PeerAdapter):
     """Plays single hands on ``pyspiel.load_game("gin_rummy", ...)``."""
+
+    name = "openspiel"
+    homepage = "https://github.com/google-deepmind/open_spiel"
+    capabilities = ("hand", "legal-actions", "melding.explicit", "layoff.explicit", "query.meld",
+                    "query.knock", "query.melds-count", "query.knock-limit", "query.layoff",
+                    "query.deadwood")
+    overridable = ("knock_limit", "oklahoma", "gin_bonus", "undercut_bonus")  # OKLAHOMA.ACE: gin only
+    limitations = (
+        "single hands only: no match scoring",
+        "no rejection codes: an illegal action is refused as 'not among OpenSpiel's "
+        "legal actions'",
+        "layoffs name no target meld; the adapter names the knocker's meld the card fits",
+        "melds of more than five cards are laid as several runs",
+        "deadwood queries: MinDeadwood answers for at most 10 cards (for 11 it gives "
+        "the deadwood after a discard; above that it enumerates every meld group): "
+        "larger hands are declined",
+        "layoff queries: AllLayoffs is the defender's layoffs after a knock; knocker "
+        "and after-gin layoffs are declined",
+    )
 
     def __init__(self) -> None:
         self._pyspiel = _load_pyspiel()
@@ -157,26 +185,7 @@ class OpenSpielDriver(PeerDriver):
         if not version:
             from importlib.metadata import version as dist_version
             version = dist_version("open-spiel")
-        self.info = PeerInfo(
-            name="openspiel",
-            version=version,
-            capabilities=frozenset({"hand", "legal-actions", "melding.explicit",
-                                    "layoff.explicit", "query.meld", "query.knock",
-                                    "query.melds-count", "query.knock-limit",
-                                    "query.layoff", "query.deadwood"}),
-            limitations=(
-                "single hands only: no match scoring",
-                "no rejection codes: an illegal action is refused as 'not among OpenSpiel's "
-                "legal actions'",
-                "layoffs name no target meld; the driver names the knocker's meld the card fits",
-                "melds of more than five cards are laid as several runs",
-                "deadwood queries: MinDeadwood answers for at most 10 cards (for 11 it gives "
-                "the deadwood after a discard; above that it enumerates every meld group): "
-                "larger hands are declined",
-                "layoff queries: AllLayoffs is the defender's layoffs after a knock; knocker "
-                "and after-gin layoffs are declined",
-            ),
-        )
+        self.version = version
         self._state: Any = None
         self._games: dict[tuple[tuple[str, Value], ...], Any] = {}
 
@@ -194,11 +203,8 @@ class OpenSpielDriver(PeerDriver):
             reasons.append(f"knock_limit={limit!r}: OpenSpiel accepts 0..10")
         return reasons
 
-    def new_hand(self, deal: Sequence[Card], dealer: int, params: Params) -> None:
-        reasons = self.check_params(params)
-        if reasons:
-            raise PeerUnsupported("; ".join(reasons))
-        lay = layout(deal, dealer, "upcard_offer")
+    def start(self, deck: Sequence[Card], dealer: int, params: Params) -> None:
+        lay = layout(deck, dealer, "upcard_offer")
         game_params = tuple(sorted(
             (os_name, params[ours]) for ours, os_name in TUNABLE.items() if ours in params))
         game = self._games.get(game_params)
@@ -228,16 +234,16 @@ class OpenSpielDriver(PeerDriver):
         state = self._state
         while state.is_chance_node():
             if self._next_chance >= len(self._chance):
-                raise PeerError("OpenSpiel asked for more cards than the deal holds")
+                raise OpenSpielError("OpenSpiel asked for more cards than the deal holds")
             card = to_os(self._chance[self._next_chance])
             self._next_chance += 1
             if card not in {a for a, _ in state.chance_outcomes()}:
-                raise PeerError(f"OpenSpiel refused the dealt card {card}")
+                raise OpenSpielError(f"OpenSpiel refused the dealt card {card}")
             state.apply_action(card)
 
     def _require(self) -> Any:
         if self._state is None:
-            raise PeerError("no hand in progress: call new_hand first")
+            raise OpenSpielError("no hand in progress: call new_hand first")
         return self._state
 
     def _phase_name(self) -> str:
@@ -262,7 +268,7 @@ class OpenSpielDriver(PeerDriver):
             return "wall-knock" if len(hand) == 11 else "declare"
         if p == ph.LAYOFF:
             return "defender-meld" if self._defender_melds is None else "defender-layoff"
-        raise PeerError(f"unexpected OpenSpiel phase {p}")  # pragma: no cover
+        raise OpenSpielError(f"unexpected OpenSpiel phase {p}")  # pragma: no cover
 
     def _meld_sets(self, state: Any, done_allowed: bool) -> list[tuple[int, ...]]:
         """Every set of meld ids OpenSpiel lets the player lay from ``state`` (laid in
@@ -294,7 +300,7 @@ class OpenSpielDriver(PeerDriver):
             for piece in pieces:
                 key = frozenset(piece)
                 if key not in self._id_of:
-                    raise PeerError(f"OpenSpiel has no meld id for {sorted(piece)}")
+                    raise OpenSpielError(f"OpenSpiel has no meld id for {sorted(piece)}")
                 out.append(self._id_of[key] + MELD_BASE)
         return out
 
@@ -384,7 +390,13 @@ class OpenSpielDriver(PeerDriver):
 
     # -- queries, answered by OpenSpiel's own GinRummyUtils ---------------------------------
 
-    def query(self, what: str, args: Mapping[str, object], params: Params) -> dict[str, object]:
+    def query(self, what: str, args: Mapping[str, Any], profile: str | None,
+              overrides: Mapping[str, Any]) -> JSONObject:
+        """OpenSpiel's own GinRummyUtils answer; a question they cannot ask is declined."""
+        params = dict(ruleset(profile, dict(overrides))) if profile else dict(overrides)
+        return self._answer(what, args, params)
+
+    def _answer(self, what: str, args: Mapping[str, object], params: Params) -> JSONObject:
         """``meld``: IsRankMeld/IsSuitMeld; ``melds-count``: AllMelds (melds of 3..5 cards —
         OpenSpiel writes a longer run as several); ``deadwood``: MinDeadwood; ``knock``:
         MinDeadwood of the 11 cards (what OpenSpiel's knock test uses), the discards whose
@@ -392,7 +404,7 @@ class OpenSpielDriver(PeerDriver):
         that upcard."""
         if any(params.get(k, False) for k in ("ace_high_runs", "wraparound_runs")) or \
                 params.get("ace_value", 1) != 1:
-            raise QueryUnsupported("OpenSpiel plays ace-low runs, no wraparound, ace = 1")
+            raise Unsupported("OpenSpiel plays ace-low runs, no wraparound, ace = 1")
         u = self._utils
         if what == "knock-limit":
             upcard = parse_cards([str(args["upcard"])])[0]
@@ -410,7 +422,7 @@ class OpenSpielDriver(PeerDriver):
             return {"count": len(u.all_melds(cards))}
         if what == "deadwood":
             if len(cards) > MIN_DEADWOOD_MAX_CARDS:
-                raise QueryUnsupported(f"MinDeadwood answers the deadwood of at most 10 cards, "
+                raise Unsupported(f"MinDeadwood answers the deadwood of at most 10 cards, "
                                        f"not {len(cards)}")
             return {"deadwood": int(u.min_deadwood(cards))}
         if what == "knock":
@@ -423,23 +435,23 @@ class OpenSpielDriver(PeerDriver):
             return {"deadwood": eleven, "can_knock": eleven <= limit, "gin": eleven == 0,
                     "big_gin": False,
                     "best_discards": [card_str(from_os(c)) for c in cards if after[c] == best]}
-        raise QueryUnsupported(f"OpenSpiel answers no {what!r} query")
+        raise Unsupported(f"OpenSpiel answers no {what!r} query")
 
-    def _layoffs(self, args: Mapping[str, object], params: Params) -> dict[str, object]:
+    def _layoffs(self, args: Mapping[str, object], params: Params) -> JSONObject:
         """``layoff``: AllLayoffs(knocker's melds, cards laid off before), which OpenSpiel's
         layoff phase uses for the defender after a knock. A question it cannot express (the
         knocker laying off, layoffs against gin, original-melds-only chains, a meld of more
         than five cards) is declined."""
         if args.get("side", "defender") != "defender" or args.get("gin"):
-            raise QueryUnsupported("AllLayoffs is the defender's layoffs after a knock: no "
+            raise Unsupported("AllLayoffs is the defender's layoffs after a knock: no "
                                    "knocker or after-gin layoffs")
         if params.get("layoff_chain", "unlimited") != "unlimited":
-            raise QueryUnsupported("OpenSpiel always lets laid-off cards be built on")
+            raise Unsupported("OpenSpiel always lets laid-off cards be built on")
         table = args["table"]
         assert isinstance(table, list)
         melds = [self._id_of.get(frozenset(parse_cards([str(t) for t in m]))) for m in table]
         if None in melds:
-            raise QueryUnsupported("OpenSpiel's melds have 3 to 5 cards")
+            raise Unsupported("OpenSpiel's melds have 3 to 5 cards")
         laid = args.get("laid", [])
         assert isinstance(laid, list)
         before = [to_os(parse_cards([str(x).split()[0]])[0]) for x in laid]
@@ -457,28 +469,33 @@ class OpenSpielDriver(PeerDriver):
             state.apply_action(to_os(c))
         return int(state.knock_card())
 
-    # -- the driver interface --------------------------------------------------------------
+    # -- the adapter interface -------------------------------------------------------------
 
     def legal_actions(self) -> list[str]:
         return list(self._table()[0])
 
-    def apply(self, action: str) -> Verdict:
+    def phase(self) -> str:
+        return self._phase_name()
+
+    def to_act(self) -> int | None:
+        state = self._require()
+        return None if self._phase_name() == "over" else self._ours(state.current_player())
+
+    def play(self, action: str) -> bool:
         phase = self._phase_name()
-        if phase == "over":
-            return Verdict(False, "the hand is over")
         try:
             canon = canonical(action)
-        except PeerError as exc:
-            return Verdict(False, str(exc))
+        except ActionTextError:
+            return False
         _, by_canon = self._table()
         if canon not in by_canon:
-            return Verdict(False, f"not among OpenSpiel's legal actions in phase {phase}")
+            return False  # not among OpenSpiel's legal actions in this phase
         if phase == "defender-meld" and not self._state.finished_layoffs():
             melds = canon[1]
             assert isinstance(melds, frozenset)
             self._defender_melds = sorted(melds, key=min)
             self._cache = None
-            return ACCEPTED
+            return True
         if phase == "declare":
             # Keep the melds as written: a layoff names its target by the declared meld.
             self._declared = sorted((frozenset(m) for m in parse_melds(action.split(None, 1)[1])),
@@ -495,11 +512,10 @@ class OpenSpielDriver(PeerDriver):
             self._state.apply_action(a)
             self._resolve_chance()
         self._cache = None
-        return ACCEPTED
+        return True
 
-    def observe(self) -> PeerObservation:
+    def hands(self) -> tuple[tuple[Card, ...], tuple[Card, ...]]:
         state = self._require()
-        phase = self._phase_name()
         hands_os = state.hands()
         laid = state.layed_melds()
         knocked = state.knocked()
@@ -513,18 +529,21 @@ class OpenSpielDriver(PeerDriver):
             if knocked[1 - p]:
                 held |= {from_os(c) for c in state.layoffs()}
             hands[self._ours(p)] = tuple(sorted(held))
+        return hands[0], hands[1]
+
+    def discard_top(self) -> Card | None:
+        state = self._require()
         up = state.upcard()
         # OpenSpiel keeps face-up discards under its upcard and puts the knock card (face down,
         # KNOCK.PROCEDURE) on the same pile; the top discard is the last face-up card.
         pile = [c for c in state.discard_pile() if c != self._knock_card]
-        top = from_os(up) if up is not None else (from_os(pile[-1]) if pile else None)
-        to_act = None if phase == "over" else self._ours(state.current_player())
-        return PeerObservation(phase, to_act, (hands[0], hands[1]), top, state.stock_size())
+        return from_os(up) if up is not None else (from_os(pile[-1]) if pile else None)
 
-    def result(self) -> PeerResult:
+    def stock_size(self) -> int:
+        return int(self._require().stock_size())
+
+    def hand_result(self) -> JSONObject:
         state = self._require()
-        if not state.is_terminal():
-            raise PeerError("the hand is not over")
         returns = state.returns()
         # OpenSpiel's returns are zero-sum (the loser's is negative); points are what each
         # player scores, so the loser scores 0.
@@ -533,17 +552,16 @@ class OpenSpielDriver(PeerDriver):
             points[self._ours(p)] = max(0, int(returns[p]))
         knocked = state.knocked()
         if not any(knocked):
-            return PeerResult("void", None, None, (points[0], points[1]), self._void_reason())
+            return void_result(scored=True)
         os_knocker = 0 if knocked[0] else 1
         dw_os = state.deadwood()
         deadwood = [0, 0]
         for p in (0, 1):
             deadwood[self._ours(p)] = int(dw_os[p])
-        outcome = "gin" if dw_os[os_knocker] == 0 else "knock"
-        return PeerResult(outcome, self._ours(os_knocker), (deadwood[0], deadwood[1]),
-                          (points[0], points[1]))
+        return knock_result(self._ours(os_knocker), deadwood, points, dw_os[os_knocker] == 0)
 
-    def _void_reason(self) -> str:
+    def void_reason(self) -> str:
+        """Why OpenSpiel ended the hand with nobody out (its own rule, in words)."""
         state = self._state
         hist = [a for a in state.history()]
         if state.stock_size() == 2 and hist and hist[-1] == PASS:

@@ -1,4 +1,5 @@
-"""Driver for RLCard's gin rummy (package ``rlcard``, extra ``ginspec[rlcard]``).
+"""The adapter of RLCard's gin rummy (package ``rlcard``, extra ``ginspec[rlcard]``):
+``ginspec conform --adapter rlcard``.
 
 How RLCard plays a hand (read from rlcard/games/gin_rummy/*.py and checked by running it; see
 docs/conformance/peer-rules.md):
@@ -10,7 +11,9 @@ docs/conformance/peer-rules.md):
   and two bookkeeping events (score N, score S) that the driver applies itself.
 * Going out is automatic: RLCard melds both hands itself (best arrangement), has no layoffs and
   no points — its payoffs are training rewards. ``gin`` carries no card: RLCard picks the
-  discard; the driver shows it as ``knock XX`` with the card RLCard will discard.
+  discard; the adapter shows it as ``knock XX`` with the card RLCard will discard. So it
+  declares ``melding.automatic`` and ``layoff.automatic`` (it settles the showdown itself, with
+  no layoffs at all: a rule difference the live runs show) and its results carry no points.
 """
 
 from __future__ import annotations
@@ -21,22 +24,24 @@ from typing import Any, Final
 
 from ginspec.spec.cards import Card, card_str, parse_card, parse_cards
 
-from .actions import Canonical, canonical, format_action
-from .deal import layout
-from .model import (
-    ACCEPTED,
+from ginspec.conformance.adapters.actions import ActionTextError, Canonical, canonical, format_action
+from ginspec.conformance.adapters.base import JSONObject, Unsupported
+from ginspec.conformance.adapters.deal_layout import layout
+from ginspec.conformance.adapters.peer import (
     Params,
-    PeerDriver,
-    PeerError,
-    PeerInfo,
-    PeerObservation,
-    PeerResult,
+    PeerAdapter,
     PeerUnavailable,
-    PeerUnsupported,
-    QueryUnsupported,
-    Value,
-    Verdict,
+    knock_result,
+    void_result,
 )
+from ginspec.spec.errors import GinspecError
+from ginspec.spec.parameters import Value
+from ginspec.spec.profiles import ruleset
+
+
+class RLCardError(GinspecError):
+    """RLCard did something its adapter cannot follow (another deck, an unknown event)."""
+
 
 FIXED_RULES: Final[Mapping[str, Value]] = {
     "first_turn": "eleven_card_start",
@@ -62,7 +67,7 @@ class _ForcedShuffle:
 
     def shuffle(self, deck: list[Any]) -> None:
         if sorted(map(str, deck)) != sorted(map(str, self._order)):
-            raise PeerError("RLCard's deck is not the 52 cards the deal names")
+            raise RLCardError("RLCard's deck is not the 52 cards the deal names")
         deck[:] = self._order
 
     def choice(self, options: Sequence[Any]) -> Any:
@@ -84,8 +89,27 @@ def _load() -> tuple[Any, ...]:
     return game_mod, events, settings, judge, moves, base
 
 
-class RLCardDriver(PeerDriver):
+class RLCardAdapter(PeerAdapter):
     """Plays single hands on ``rlcard.games.gin_rummy.game.GinRummyGame``."""
+
+    name = "rlcard"
+    homepage = "https://github.com/datamllab/rlcard"
+    capabilities = ("hand", "legal-actions", "melding.automatic", "layoff.automatic",
+                    "query.knock", "query.deadwood")
+    overridable = ("knock_limit", "discard_taken_card", "wall_size")
+    limitations = (
+        "single hands only: no match scoring",
+        "no points: payoffs are training rewards (gin 1, knock 0.2, else -deadwood/100)",
+        "automatic melding: no declarations, the best arrangement is taken",
+        "no layoffs: the defender's deadwood is counted before any layoff",
+        "gin names no discard: RLCard picks the card itself",
+        "after 200 moves (max_move_count) the only action is a dead hand; no parameter "
+        "models the cap",
+        "no rejection codes: an illegal action is refused as 'not among RLCard's "
+        "legal actions'",
+        "deadwood queries: RLCard counts deadwood of 10-card hands only; other hands "
+        "are declined",
+    )
 
     def __init__(self) -> None:
         (self._game_mod, self._ev, self._settings_mod, self._judge_mod, self._moves,
@@ -93,24 +117,7 @@ class RLCardDriver(PeerDriver):
         self._Card = base.Card
         from importlib.metadata import version as dist_version
 
-        self.info = PeerInfo(
-            name="rlcard",
-            version=dist_version("rlcard"),
-            capabilities=frozenset({"hand", "legal-actions", "query.knock", "query.deadwood"}),
-            limitations=(
-                "single hands only: no match scoring",
-                "no points: payoffs are training rewards (gin 1, knock 0.2, else -deadwood/100)",
-                "automatic melding: no declarations, the best arrangement is taken",
-                "no layoffs: the defender's deadwood is counted before any layoff",
-                "gin names no discard: RLCard picks the card itself",
-                "after 200 moves (max_move_count) the only action is a dead hand; no parameter "
-                "models the cap",
-                "no rejection codes: an illegal action is refused as 'not among RLCard's "
-                "legal actions'",
-                "deadwood queries: RLCard counts deadwood of 10-card hands only; other hands "
-                "are declined",
-            ),
-        )
+        self.version = dist_version("rlcard")
         self._game: Any = None
 
     # -- conversions ----------------------------------------------------------------------
@@ -139,11 +146,8 @@ class RLCardDriver(PeerDriver):
             reasons.append(f"knock_limit={limit!r}: RLCard plays 0..10")
         return reasons
 
-    def new_hand(self, deal: Sequence[Card], dealer: int, params: Params) -> None:
-        reasons = self.check_params(params)
-        if reasons:
-            raise PeerUnsupported("; ".join(reasons))
-        lay = layout(deal, dealer, "eleven_card_start")
+    def start(self, deck: Sequence[Card], dealer: int, params: Params) -> None:
+        lay = layout(deck, dealer, "eleven_card_start")
         pops = [*lay.hands[lay.non_dealer], *lay.hands[dealer], *lay.stock]
         game = self._game_mod.GinRummyGame()
         s = self._settings_mod
@@ -164,7 +168,7 @@ class RLCardDriver(PeerDriver):
 
     def _require(self) -> Any:
         if self._game is None:
-            raise PeerError("no hand in progress: call new_hand first")
+            raise RLCardError("no hand in progress: call new_hand first")
         return self._game
 
     def _auto(self) -> None:
@@ -208,7 +212,7 @@ class RLCardDriver(PeerDriver):
                 elif isinstance(a, ev.GinAction):
                     plan[format_action("knock", self._gin_card())] = a
                 else:  # pragma: no cover - a new RLCard event
-                    raise PeerError(f"unknown RLCard action {a}")
+                    raise RLCardError(f"unknown RLCard action {a}")
         self._cache = (key, plan)
         return plan
 
@@ -232,13 +236,19 @@ class RLCardDriver(PeerDriver):
         best = melding.get_best_meld_clusters(hand=hand)
         return int(utils.get_deadwood_count(hand, best[0] if best else []))
 
-    def query(self, what: str, args: Mapping[str, object], params: Params) -> dict[str, object]:
+    def query(self, what: str, args: Mapping[str, Any], profile: str | None,
+              overrides: Mapping[str, Any]) -> JSONObject:
+        """RLCard's own melding and judge functions answer; other questions are declined."""
+        params = dict(ruleset(profile, dict(overrides))) if profile else dict(overrides)
+        return self._answer(what, args, params)
+
+    def _answer(self, what: str, args: Mapping[str, object], params: Params) -> JSONObject:
         """``deadwood`` (10 cards only): get_best_meld_clusters; ``knock`` (11 cards): the judge's
         get_going_out_cards (RLCard's knock and gin test) and, for the deadwood and the best
         discards, the 10-card deadwood after each discard."""
         if any(params.get(k, False) for k in ("ace_high_runs", "wraparound_runs")) or \
                 params.get("ace_value", 1) != 1 or params.get("oklahoma", False):
-            raise QueryUnsupported("RLCard plays ace-low runs, no wraparound, ace = 1, no Oklahoma")
+            raise Unsupported("RLCard plays ace-low runs, no wraparound, ace = 1, no Oklahoma")
         raw = args.get("cards", [])
         assert isinstance(raw, list)
         cards = parse_cards([str(t) for t in raw])
@@ -253,42 +263,47 @@ class RLCardDriver(PeerDriver):
             return {"deadwood": best, "can_knock": bool(knock_cards or gin_cards),
                     "gin": bool(gin_cards), "big_gin": False,
                     "best_discards": [card_str(c) for c in cards if after[c] == best]}
-        raise QueryUnsupported(f"RLCard answers no {what!r} query on {len(hand)} cards")
+        raise Unsupported(f"RLCard answers no {what!r} query on {len(hand)} cards")
 
-    # -- the driver interface --------------------------------------------------------------
+    # -- the adapter interface -------------------------------------------------------------
 
     def legal_actions(self) -> list[str]:
         return sorted(self._table())
 
-    def apply(self, action: str) -> Verdict:
-        if self._phase() == "over":
-            return Verdict(False, "the hand is over")
+    def phase(self) -> str:
+        return self._phase()
+
+    def to_act(self) -> int | None:
+        game = self._require()
+        return None if self._phase() == "over" else int(game.round.current_player_id)
+
+    def play(self, action: str) -> bool:
         try:
             canon: Canonical = canonical(action)
-        except PeerError as exc:
-            return Verdict(False, str(exc))
+        except ActionTextError:
+            return False
         plan = {canonical(k): v for k, v in self._table().items()}
         if canon not in plan:
-            return Verdict(False, f"not among RLCard's legal actions in phase {self._phase()}")
+            return False  # not among RLCard's legal actions in this phase
         self._game.step(plan[canon])
         self._cache = None
         self._auto()
-        return ACCEPTED
+        return True
 
-    def observe(self) -> PeerObservation:
+    def hands(self) -> tuple[tuple[Card, ...], tuple[Card, ...]]:
         game = self._require()
-        phase = self._phase()
-        hands = tuple(tuple(sorted(self._ours(c) for c in p.hand)) for p in game.round.players)
-        pile = game.round.dealer.discard_pile
-        top = self._ours(pile[-1]) if pile else None
-        to_act = None if phase == "over" else int(game.round.current_player_id)
-        return PeerObservation(phase, to_act, (hands[0], hands[1]), top,
-                               len(game.round.dealer.stock_pile))
+        p0, p1 = (tuple(sorted(self._ours(c) for c in p.hand)) for p in game.round.players)
+        return p0, p1
 
-    def result(self) -> PeerResult:
+    def discard_top(self) -> Card | None:
+        pile = self._require().round.dealer.discard_pile
+        return self._ours(pile[-1]) if pile else None
+
+    def stock_size(self) -> int:
+        return len(self._require().round.dealer.stock_pile)
+
+    def hand_result(self) -> JSONObject:
         game = self._require()
-        if not game.is_over():
-            raise PeerError("the hand is not over")
         rnd = game.round
         dw = [0, 0]
         for move in rnd.move_sheet[-2:]:
@@ -298,15 +313,19 @@ class RLCardDriver(PeerDriver):
                 dw[1] = int(move.deadwood_count)
         going_out = rnd.going_out_action
         ev = self._ev
-        if isinstance(going_out, ev.GinAction):
-            outcome = "gin"
-        elif isinstance(going_out, ev.KnockAction):
-            outcome = "knock"
-        else:
-            moves = len(rnd.move_sheet)
-            note = ("dead hand: declared at the wall" if moves < game.settings.max_move_count
-                    else f"dead hand: RLCard's move cap ({game.settings.max_move_count})")
-            return PeerResult("void", None, None, None, note)
-        payoffs = game.judge.scorer.get_payoffs(game)
-        return PeerResult(outcome, int(rnd.going_out_player_id), (dw[0], dw[1]), None,
-                          f"RLCard payoffs (training rewards): {payoffs}")
+        if not isinstance(going_out, ev.GinAction | ev.KnockAction):
+            return void_result(scored=False)
+        return knock_result(int(rnd.going_out_player_id), dw, None,
+                            isinstance(going_out, ev.GinAction))
+
+    def void_reason(self) -> str:
+        """Why RLCard ended the hand with nobody out (a dead hand, in its own words)."""
+        game = self._require()
+        moves = len(game.round.move_sheet)
+        return ("dead hand: declared at the wall" if moves < game.settings.max_move_count
+                else f"dead hand: RLCard's move cap ({game.settings.max_move_count})")
+
+    def payoffs(self) -> Any:
+        """RLCard's payoffs of the finished hand (training rewards, not points)."""
+        game = self._require()
+        return game.judge.scorer.get_payoffs(game)

@@ -1,5 +1,5 @@
 """Where each card of an explicit deal goes (DEAL.DECK-ORDER, DEAL.HANDS, DEAL.UPCARD,
-DEAL.STOCK, ELEVEN.DEAL), so a driver can force the same deal on a peer.
+DEAL.STOCK, ELEVEN.DEAL), so an adapter can force the same deal on an engine that deals itself (OpenSpiel, RLCard).
 
 Upcard-offer deal: cards 0, 2, .., 18 to the non-dealer, 1, 3, .., 19 to the dealer, card 20
 face up, cards 21.. the stock (card 21 on top). Eleven-card start: the same, except that card
@@ -12,8 +12,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ginspec.spec.cards import NUM_CARDS, Card
+from ginspec.spec.errors import GinspecError
 
-from .model import PeerError
+
+class DealLayoutError(GinspecError):
+    """A deal is not 52 distinct cards, or names a dealer other than 0 or 1."""
 
 
 @dataclass(frozen=True)
@@ -31,11 +34,11 @@ class DealLayout:
 
 
 def check_deal(deal: Sequence[Card], dealer: int) -> None:
-    """Raise :class:`PeerError` unless ``deal`` is 52 distinct cards and ``dealer`` is 0 or 1."""
+    """Raise :class:`DealLayoutError` unless ``deal`` is 52 distinct cards and ``dealer`` is 0 or 1."""
     if dealer not in (0, 1):
-        raise PeerError(f"dealer must be 0 or 1, not {dealer!r}")
+        raise DealLayoutError(f"dealer must be 0 or 1, not {dealer!r}")
     if len(deal) != NUM_CARDS or sorted(deal) != list(range(NUM_CARDS)):
-        raise PeerError("a deal must list each of the 52 cards exactly once")
+        raise DealLayoutError("a deal must list each of the 52 cards exactly once")
 
 
 def layout(deal: Sequence[Card], dealer: int, first_turn: str = "upcard_offer") -> DealLayout:
@@ -48,7 +51,7 @@ def layout(deal: Sequence[Card], dealer: int, first_turn: str = "upcard_offer") 
         non_dealer_cards.append(deal[20])
         upcard = None
     elif first_turn != "upcard_offer":
-        raise PeerError(f"unknown first_turn {first_turn!r}")
+        raise DealLayoutError(f"unknown first_turn {first_turn!r}")
     hands: list[tuple[Card, ...]] = [(), ()]
     hands[dealer] = dealer_cards
     hands[1 - dealer] = tuple(non_dealer_cards)
@@ -72,21 +75,21 @@ def deal_for(
     nd = list(non_dealer)
     if len(nd) == 11:
         if upcard is not None:
-            raise PeerError("an eleven-card start has no upcard")
+            raise DealLayoutError("an eleven-card start has no upcard")
         twentieth: Card = nd.pop()
     elif len(nd) == 10:
         if upcard is None:
-            raise PeerError("a ten-card deal needs an upcard")
+            raise DealLayoutError("a ten-card deal needs an upcard")
         twentieth = upcard
     else:
-        raise PeerError(f"the non-dealer gets 10 or 11 cards, not {len(nd)}")
+        raise DealLayoutError(f"the non-dealer gets 10 or 11 cards, not {len(nd)}")
     if len(dealer_hand) != 10:
-        raise PeerError(f"the dealer gets 10 cards, not {len(dealer_hand)}")
+        raise DealLayoutError(f"the dealer gets 10 cards, not {len(dealer_hand)}")
     head: list[Card] = []
     for a, b in zip(nd, dealer_hand, strict=True):
         head += [a, b]
     named = [*head, twentieth, *stock]
     if len(set(named)) != len(named):
-        raise PeerError("a card is named twice")
+        raise DealLayoutError("a card is named twice")
     rest = [c for c in range(NUM_CARDS) if c not in set(named)]
     return [*named, *rest]

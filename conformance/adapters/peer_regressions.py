@@ -5,7 +5,7 @@ runs: the expected verdicts are written by hand from the clause they cite (and t
 passes every case — tests/test_peers_adapters.py checks it), the peer named in the ID fails it.
 They are listed in ``conformance/expect-fail/<peer>.txt`` with their classification.
 
-    python -m ginspec.conformance.peers.regressions DIR   # (re)writes the case files
+    python -m ginspec.conformance.adapters.peer_regressions DIR   # (re)writes the case files
 """
 
 from __future__ import annotations
@@ -18,9 +18,9 @@ from ginspec.conformance.cases import Case
 from ginspec.conformance.cases.store import dump_case
 from ginspec.spec.cards import card_str, parse_cards
 
-from .deal import deal_for
+from ginspec.conformance.adapters.deal_layout import deal_for
 
-ROOT = Path(__file__).resolve().parent / "regressions"
+ROOT = Path(__file__).resolve().parents[1] / "peers" / "regressions"
 """Where the committed regression cases live (run them with ``--suite``)."""
 
 SPREAD = "KS KC KD 5S 6S 7S 9C TC JC"

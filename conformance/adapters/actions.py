@@ -1,6 +1,6 @@
 """Our action strings: parsing into a canonical form, formatting, and comparing.
 
-The engine owns the grammar (TEAM.md): ``take-upcard``, ``pass``, ``draw-stock``,
+The grammar is ACTION.GRAMMAR (PROTOCOL.md): ``take-upcard``, ``pass``, ``draw-stock``,
 ``take-discard``, ``discard XX``, ``knock XX``, ``big-gin``, ``declare A B C / D E F``,
 ``meld A B C / ...`` (``meld`` alone: no melds), ``layoff XX to YY``, ``done``.
 
@@ -18,9 +18,11 @@ from typing import TypeAlias
 
 from ginspec.reference.melds import check_meld
 from ginspec.spec.cards import Card, card_str, parse_card, parse_cards, rank_of, suit_of
-from ginspec.spec.errors import CardError
+from ginspec.spec.errors import CardError, GinspecError
 
-from .model import PeerError
+
+class ActionTextError(GinspecError):
+    """An action string is not in the grammar (ACTION.GRAMMAR)."""
 
 MeldCards: TypeAlias = frozenset[Card]
 Canonical: TypeAlias = tuple[object, ...]
@@ -75,11 +77,11 @@ def parse_melds(text: str) -> list[list[Card]]:
 
 @lru_cache(maxsize=1 << 16)
 def canonical(action: str) -> Canonical:
-    """The canonical form of one action string; raises :class:`PeerError` when malformed.
+    """The canonical form of one action string; raises :class:`ActionTextError` when malformed.
     (Cached: the same strings recur in every hand of a live run.)"""
     words = action.strip().split(None, 1)
     if not words:
-        raise PeerError("empty action")
+        raise ActionTextError("empty action")
     verb, rest = words[0].lower(), (words[1] if len(words) > 1 else "")
     try:
         if verb in SIMPLE_VERBS and not rest:
@@ -93,8 +95,8 @@ def canonical(action: str) -> Canonical:
             if len(parts) == 3 and parts[1].lower() == "to":
                 return (verb, parse_card(parts[0]), parse_card(parts[2]))
     except CardError as exc:
-        raise PeerError(f"malformed action {action!r}: {exc}") from exc
-    raise PeerError(f"malformed action {action!r}")
+        raise ActionTextError(f"malformed action {action!r}: {exc}") from exc
+    raise ActionTextError(f"malformed action {action!r}")
 
 
 def meld_text(cards: Iterable[Card]) -> str:
@@ -127,7 +129,7 @@ def format_action(verb: str, *args: Card | Sequence[Iterable[Card]]) -> str:
         card, anchor = args
         assert isinstance(card, int) and isinstance(anchor, int)
         return f"layoff {card_str(card)} to {card_str(anchor)}"
-    raise PeerError(f"unknown verb {verb!r}")
+    raise ActionTextError(f"unknown verb {verb!r}")
 
 
 def canonical_set(actions: Iterable[str]) -> frozenset[Canonical]:

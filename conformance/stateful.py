@@ -1,0 +1,874 @@
+"""The live differential machine: an adapter and the reference played in lockstep.
+
+:class:`LiveMachine` is a Hypothesis ``RuleBasedStateMachine``. Its rules are the decisions of
+the game — draw from the stock, take the discard or the upcard, pass, discard, knock, big gin,
+declare, meld, lay off, done, the referee's reshuffle — each enabled when the reference's legal
+actions hold one, plus :meth:`LiveMachine.illegal` (an action the reference refuses: the adapter
+must refuse it with the same code, ACTION.REJECTION, and change nothing) and
+:meth:`LiveMachine.strategy` (the built-in greedy player's move). Choices among several legal
+actions are drawn, and most draws take the sensible one, so hands reach knocks, gins, undercuts
+and layoffs as real games do; swarm testing (some rules switched off for a whole example) runs
+the stock down to the wall. After every step the invariants compare the adapter's observation
+and legal actions with the reference's; when a hand ends, its result; when a match ends (the
+adapter declares ``match``), the match result.
+
+The machine honours what the adapter declares (PROTOCOL.md): its ruleset (a profile, or rules
+by value), ``legal-actions`` and ``rejection-codes`` (compared only when declared),
+``melding.automatic`` / ``layoff.automatic`` (the reference plays those showdown steps with best
+play, SHOWDOWN.BEST-PLAY, and the steps are not sent) and ``deal.engine`` (the adapter's deal is
+read, checked against DEAL.* and then played).
+
+A difference has a stable ID (``live.result.points.gin``, ``live.verdict.discard.knock.refused``,
+…). IDs listed in an expect-fail file are counted and played past (a refused step ends that
+game); any other is a failure, shrunk by Hypothesis and written as an ordinary case file naming
+its clause. ``ginspec conform --live`` runs the machine (:func:`run_live`); ``pytest
+--ginspec-adapter`` runs it as a stateful test.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import math
+import random
+import time
+from collections import Counter
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any, ClassVar, Final, TextIO
+
+from ginspec.conformance.adapters.base import Adapter, AdapterFault, Hello, Unsupported
+from ginspec.conformance.adapters.reference_game import (
+    best_showdown_steps,
+    hand_result,
+    legal_texts,
+    match_result,
+    observation,
+)
+from ginspec.conformance.cases import Case
+from ginspec.conformance.compare import Mismatch, check_checkpoint, check_result, check_verdict
+from ginspec.conformance.generate.games import DEAL_CLAUSES, known
+from ginspec.conformance.generate.playouts import (
+    action_clause,
+    actor,
+    engine_player,
+    probes,
+    rejection_of,
+)
+from ginspec.reference.game import Deal, HandState, format_action, rules_for_profile
+from ginspec.reference.game import clause_ids as C
+from ginspec.reference.game.match import MatchState, hand_seed
+from ginspec.reference.game.state import CHANCE
+from ginspec.reference.game.strategies import GreedyStrategy
+from ginspec.reference.melds import min_deadwood
+from ginspec.spec.cards import NUM_CARDS, card_value, parse_cards
+from ginspec.spec.clauses import registry
+from ginspec.spec.errors import GinspecError
+from ginspec.spec.profiles import Ruleset
+from hypothesis import HealthCheck, Verbosity, reject, settings
+from hypothesis import Phase as HPhase
+from hypothesis import strategies as st
+from hypothesis.stateful import (
+    RuleBasedStateMachine,
+    initialize,
+    invariant,
+    precondition,
+    rule,
+    run_state_machine_as_test,
+)
+
+COMPARED: Final = ("phase", "to_act", "hand_sizes", "discard_top", "stock_size")
+"""The observation fields every adapter reports (PROTOCOL.md, ``observe``)."""
+MATCH_DEALS: Final = 24
+"""Decks sent with ``new_match``; a match of more hands ends the example there."""
+HAND_STEPS: Final = 400
+MATCH_STEPS: Final = 1600
+"""``stateful_step_count`` of one example: a few hands, or about one match."""
+SHRINK_SECONDS: Final = 50
+"""``ginspec conform --live`` stops shrinking after this long (the issue's bound is 60 s)."""
+MAX_NEW: Final = 10
+"""A live run stops after this many distinct new divergences."""
+ROUND_EXAMPLES: Final = 20
+"""Examples per Hypothesis run ("round"); a live run plays rounds until it has its hands."""
+MAX_ROUNDS: Final = 10_000
+SEEDS = st.integers(0, 2**32 - 1)
+PICK = st.integers(0, 63)
+SENSIBLE = st.integers(0, 3)
+"""0 plays the drawn option, 1-3 the sensible one: three draws in four are sensible play."""
+STYLE = st.integers(0, 4)
+GIN_STYLE: Final = 3
+WALL_STYLE: Final = 4
+"""Of five hands, one waits for gin (it knocks only to go gin) and one is played to the wall
+(no knock by choice); a match's hands take the styles in turn."""
+PROBE_EVERY: Final = 3
+"""The illegal-action rule is enabled on every third step (probes take no game forward)."""
+SCORE_CLAUSES: Final = {"knock": "SCORE.KNOCK", "gin": "SCORE.GIN", "big_gin": "SCORE.BIG-GIN",
+                        "undercut": "SCORE.UNDERCUT", "tie": "SCORE.TIE",
+                        "gin_cancelled": "SCORE.ZERO-CANCELS", "void": "SCORE.VOID"}
+"""The clause that scores each outcome (chapter 9)."""
+MATCH_CLAUSES: Final = {"winner": "MATCH.TARGET", "hands": "MATCH.TARGET",
+                        "match_totals": "MATCH.CUMULATIVE", "final_totals": "MATCH.GAME-BONUS",
+                        "settlement": "MATCH.GAME-BONUS"}
+"""The clause blamed for each field of a match result."""
+
+
+class Divergence(AssertionError):
+    """The adapter and the reference disagree; ``ident`` is stable across runs and seeds."""
+
+    def __init__(self, ident: str, message: str, clause: str):
+        super().__init__(f"{ident}: {message}")
+        self.ident = ident
+        self.message = message
+        self.clause = clause
+
+
+@dataclass
+class LiveStats:
+    """What a live run played (hands compared to the end; shrinking is not counted)."""
+
+    hands: int = 0
+    showdowns: int = 0
+    outcomes: Counter[str] = field(default_factory=Counter)
+    matches: int = 0
+    steps: int = 0
+    declined: int = 0
+    known: Counter[str] = field(default_factory=Counter)
+    seconds_adapter: float = 0.0
+    seconds_total: float = 0.0
+
+
+@dataclass
+class Trace:
+    """One game as a case: its deals, the steps sent, the last comparison and the result."""
+
+    kind: str
+    seed: int
+    deals: list[dict[str, Any]]
+    steps: list[dict[str, Any]] = field(default_factory=list)
+    checkpoint: dict[str, Any] = field(default_factory=dict)
+    result: dict[str, Any] | None = None
+    blame: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass
+class LiveRun:
+    """One live run's settings and what it has found (shared by every example of the run)."""
+
+    adapter: Adapter
+    hello: Hello
+    rules: Ruleset
+    hands: int | None = None
+    """Stop generating after this many hands (None: Hypothesis's own max_examples decide)."""
+    expect_fail: Mapping[str, str] = field(default_factory=dict)
+    stats: LiveStats = field(default_factory=LiveStats)
+    found: dict[str, str] = field(default_factory=dict)
+    """New divergences found by earlier rounds of this run: played past like expected ones."""
+    failure: tuple[Divergence, Trace] | None = None
+    failing: bool = False
+    found_at: dict[str, tuple[int, float]] = field(default_factory=dict)
+    """Each new divergence: the hand it was first seen in and when (``perf_counter``)."""
+
+    def __post_init__(self) -> None:
+        caps = set(self.hello.capabilities)
+        for part in ("melding", "layoff"):
+            if {f"{part}.explicit", f"{part}.automatic"} <= caps:
+                raise GinspecError(f"--live: the adapter declares both {part}.explicit and "
+                                   f"{part}.automatic (PROTOCOL.md: they exclude each other)")
+        reason = self.hello.rules_reason(self.rules.name, self.rules.overrides)
+        if reason is not None:
+            raise GinspecError(f"--live: the adapter cannot play these rules: {reason}")
+        if "hand" not in caps:
+            raise GinspecError("--live: the adapter does not declare 'hand'")
+        self.matches = "match" in caps
+        self.legal = "legal-actions" in caps
+        self.codes = "rejection-codes" in caps
+        self.melding = "melding.automatic" in caps
+        self.layoffs = "layoff.automatic" in caps
+        self.showdown = self.melding or "melding.explicit" in caps
+        self.explicit_layoffs = "layoff.explicit" in caps
+        self.deal_engine = "deal.engine" in caps
+        self.game_rules = rules_for_profile(self.rules.name, self.rules.overrides)
+
+    def expected(self, ident: str) -> bool:
+        return ident in self.expect_fail or ident in self.found
+
+    @property
+    def counting(self) -> bool:
+        return not self.failing
+
+
+def _verb(action: str) -> str:
+    return action.split()[0]
+
+
+def _can(*verbs: str) -> Callable[[LiveMachine], bool]:
+    def enabled(self: LiveMachine) -> bool:
+        return self.playing and any(self.options(v) for v in verbs)
+    enabled.__name__ = f"can_{'_'.join(verbs)}"
+    return enabled
+
+
+def _playing(self: LiveMachine) -> bool:
+    return self.playing and self.state.to_move not in (None, CHANCE)
+
+
+class LiveMachine(RuleBasedStateMachine):
+    """Plays ``run.adapter`` against the reference (build one with :func:`machine_for`)."""
+
+    run: ClassVar[LiveRun]
+    greedy: ClassVar[GreedyStrategy] = GreedyStrategy()
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.playing = False
+        self.hand: HandState | None = None
+        self.match: MatchState | None = None
+        self.deals: list[Deal] = []
+        self.sent: list[tuple[int | str, str]] = []
+        self.trace = Trace("hand", 0, [])
+        self.seen: set[str] = set()
+        self.ignored: set[str] = set()
+        self.shared: frozenset[str] | None = None
+        self.compared: int = -1
+        self.ended: HandState | None = None
+        """The hand the last step ended (compared and counted by the invariant)."""
+        self._legal: tuple[HandState, list[str], dict[str, list[str]]] | None = None
+        self.to_the_wall = False
+        self.style = 0
+        """This hand never knocks by choice: the stock runs down to the wall (WALL.*)."""
+
+    # --- the reference side ------------------------------------------------------------------
+
+    @property
+    def state(self) -> HandState:
+        if self.match is not None:
+            return self.match.hand
+        assert self.hand is not None
+        return self.hand
+
+    def _index(self) -> tuple[HandState, list[str], dict[str, list[str]]]:
+        state = self.state
+        if self._legal is None or self._legal[0] is not state:
+            legal = [] if state.is_over else legal_texts(state)
+            by_verb: dict[str, list[str]] = {}
+            for text in legal:
+                if self.shared is None or text in self.shared:
+                    by_verb.setdefault(_verb(text), []).append(text)
+            if self.to_the_wall and "discard" in by_verb:
+                by_verb.pop("knock", None)
+            elif self.style == GIN_STYLE and "discard" in by_verb and "knock" in by_verb:
+                gins = [a for a in by_verb["knock"] if self._gin_after(state, a)]
+                if gins:
+                    by_verb["knock"] = gins
+                else:
+                    by_verb.pop("knock")
+            self._legal = (state, legal, by_verb)
+        return self._legal
+
+    @staticmethod
+    def _gin_after(state: HandState, action: str) -> bool:
+        assert state.to_move is not None
+        card = parse_cards(action.split()[1])[0]
+        return min_deadwood(state.hands[state.to_move] & ~(1 << card),
+                            state.rules.meld_rules) == 0
+
+    def legal(self) -> list[str]:
+        """The reference's legal actions now (canonical strings)."""
+        return self._index()[1]
+
+    def options(self, verb: str) -> list[str]:
+        """The legal actions of one verb this game may play (the actions both sides allow,
+        after a known difference in legal actions; no voluntary knock in a game to the wall)."""
+        return self._index()[2].get(verb, []) if self.playing else []
+
+    def _call(self, name: str, *args: Any) -> Any:
+        start = time.perf_counter()
+        try:
+            return getattr(self.run.adapter, name)(*args)
+        finally:
+            self.run.stats.seconds_adapter += time.perf_counter() - start
+
+    # --- starting a game ---------------------------------------------------------------------
+
+    @initialize(seed=SEEDS, dealer=st.integers(0, 1), style=STYLE, match=st.booleans())
+    def first_game(self, seed: int, dealer: int, style: int, match: bool) -> None:
+        self._start(seed, dealer, style, match)
+
+    @precondition(lambda self: not self.playing)
+    @rule(seed=SEEDS, dealer=st.integers(0, 1), style=STYLE, match=st.booleans())
+    def next_game(self, seed: int, dealer: int, style: int, match: bool) -> None:
+        """Start a hand, or (when the adapter declares ``match``) a whole match to its
+        target; the first hand of a match is dealt as the hand of the same seed."""
+        self._start(seed, dealer, style, match)
+
+    def _start(self, seed: int, dealer: int, style: int, match: bool) -> None:
+        run = self.run
+        matches = match and run.matches
+        rules, profile, overrides = run.game_rules, run.rules.name, run.rules.overrides
+        self.seen, self.ignored, self.shared, self.sent = set(), set(), None, []
+        self.style, self._legal = style, None
+        self.to_the_wall = style == WALL_STYLE
+        self.ended = None
+        self.trace = Trace("match" if matches else "hand", seed, [])
+        count = MATCH_DEALS if matches else 1
+        self.deals = [replace(_seeded(seed, k), dealer=dealer) for k in range(count)]
+        try:
+            if run.deal_engine:
+                opening = "new_match" if matches else "new_hand"
+                given: Any = [{"dealer": dealer}] if matches else {"dealer": dealer}
+                self._call(opening, profile, overrides, given)
+                self.deals = [self._engine_deal(dealer)]
+            elif matches:
+                self._call("new_match", profile, overrides, [_deal_json(d) for d in self.deals])
+            else:
+                self._call("new_hand", profile, overrides, _deal_json(self.deals[0]))
+        except Unsupported:
+            if run.counting:
+                run.stats.declined += 1
+            reject()
+        self.trace.deals = [_deal_json(self.deals[0])]
+        if matches:
+            self.match, self.hand = MatchState.new(rules, deal=self.deals[0]), None
+        else:
+            self.match, self.hand = None, HandState.new(self.deals[0], rules)
+        self.playing = True
+        self.compared = -1
+
+    def _engine_deal(self, dealer: int) -> Deal:
+        """The deal the adapter made (deal.engine), checked against the deal clauses."""
+        data = self._call("dealt")
+        deal, clause, message = read_engine_deal(data, dealer, self.run.game_rules.eleven_card_start)
+        if deal is None:
+            self.trace.checkpoint = {"after": len(self.trace.steps), "clause": clause}
+            self._diverge(f"live.deal.{clause}", message, clause, fatal=True)
+            reject()  # an expected bad deal: nothing to play
+        assert deal is not None
+        return deal
+
+    # --- the decisions -----------------------------------------------------------------------
+
+    @precondition(_can("draw-stock"))
+    @rule()
+    def draw_stock(self) -> None:
+        self._play("draw-stock")
+
+    @precondition(_can("take-discard"))
+    @rule()
+    def take_discard(self) -> None:
+        self._play("take-discard")
+
+    @precondition(_can("take-upcard"))
+    @rule()
+    def take_upcard(self) -> None:
+        self._play("take-upcard")
+
+    @precondition(_can("pass"))
+    @rule()
+    def pass_(self) -> None:
+        self._play("pass")
+
+    @precondition(_can("big-gin"))
+    @rule()
+    def big_gin(self) -> None:
+        self._play("big-gin")
+
+    @precondition(_can("discard"))
+    @rule(pick=PICK, sensible=SENSIBLE)
+    def discard(self, pick: int, sensible: int) -> None:
+        self._choose("discard", pick, sensible)
+
+    @precondition(_can("knock"))
+    @rule(pick=PICK, sensible=SENSIBLE)
+    def knock(self, pick: int, sensible: int) -> None:
+        self._choose("knock", pick, sensible)
+
+    @precondition(_can("declare"))
+    @rule(pick=PICK, sensible=SENSIBLE)
+    def declare(self, pick: int, sensible: int) -> None:
+        self._choose("declare", pick, sensible)
+
+    @precondition(_can("meld"))
+    @rule(pick=PICK, sensible=SENSIBLE)
+    def meld(self, pick: int, sensible: int) -> None:
+        self._choose("meld", pick, sensible)
+
+    @precondition(_can("layoff", "done"))
+    @rule(pick=PICK, sensible=SENSIBLE)
+    def lay_off(self, pick: int, sensible: int) -> None:
+        """Lay off a card (LAYOFF.*), or say done; sensible play lays off what the greedy
+        defender would."""
+        self._choose("layoff", pick, sensible, also=("done",))
+
+    @precondition(lambda self: self.playing and self.state.to_move == CHANCE)
+    @rule()
+    def reshuffle(self) -> None:
+        state = self.state
+        self._play(format_action(state.chance_action(), state.rules.meld_rules))
+
+    @precondition(_playing)
+    @rule()
+    def strategy(self) -> None:
+        """The built-in greedy player's move (reference/game/strategies.py)."""
+        state = self.state
+        action = format_action(self.greedy.choose(state, random.Random(0)),
+                               state.rules.meld_rules)
+        options = self.options(_verb(action))
+        if action not in options:
+            allowed = self._index()[2]
+            options = allowed.get("discard") or [a for v in allowed.values() for a in v]
+            action = self._sensible("discard", options) if "discard" in allowed else options[0]
+        self._play(action)
+
+    @precondition(lambda self: self.playing and len(self.trace.steps) % PROBE_EVERY == 0)
+    @rule(pick=st.integers(0, 1 << 16))
+    def illegal(self, pick: int) -> None:
+        """An action the reference refuses: the adapter must refuse it the same way and
+        change nothing (ACTION.REJECTION)."""
+        state = self.state
+        refused = [(p, a) for p, a in probes(state) if rejection_of(state, p, a) is not None]
+        if refused:
+            player, action = refused[pick % len(refused)]
+            self._play(action, player)
+
+    # --- playing one step --------------------------------------------------------------------
+
+    def _choose(self, verb: str, pick: int, sensible: int, also: tuple[str, ...] = ()) -> None:
+        options = self.options(verb) + [a for v in also for a in self.options(v)]
+        if not options:
+            return
+        self._play(self._sensible(verb, options) if sensible else options[pick % len(options)])
+
+    def _sensible(self, verb: str, options: list[str]) -> str:
+        state = self.state
+        if verb in ("discard", "knock") and state.to_move is not None:
+            hand = state.hands[state.to_move]
+            meld_rules = state.rules.meld_rules
+
+            def after(action: str) -> tuple[int, int, str]:
+                card = parse_cards(action.split()[1])[0]
+                return (min_deadwood(hand & ~(1 << card), meld_rules), -card_value(card), action)
+            return min(options, key=after)
+        choice = format_action(self.greedy.choose(state, random.Random(0)), state.rules.meld_rules)
+        return choice if choice in options else options[0]
+
+    def _play(self, action: str, player: int | str | None = None) -> None:
+        run = self.run
+        state = self.state
+        who = actor(state) if player is None else player
+        rejection = rejection_of(state, who, action)
+        expect: Any = "accepted" if rejection is None else {"rejected": rejection.code.value}
+        clause = rejection.clause if rejection is not None else action_clause(state, action)
+        ends = False
+        if rejection is None:
+            ends = self._advance(who, action)
+            self.ended = self.state if ends else None
+            if ends and self._match_goes_on() and not run.deal_engine:
+                self._fix_next_dealer()
+        self.trace.steps.append({"player": who, "action": action, "expect": expect,
+                                 "clause": clause})
+        if run.counting:
+            run.stats.steps += 1
+        verdict = self._call("apply", who, action)
+        bad = check_verdict(expect, verdict.accepted, verdict.code, run.codes)
+        if bad is not None:
+            if ends and self._match_goes_on():
+                clause = C.MATCH_NEXT_DEALER if self.match and self.match.results[-1].winner \
+                    is not None else C.WALL_REDEAL
+                self.trace.steps[-1]["clause"] = clause
+            outcome = "refused" if rejection is None else \
+                ("accepted" if verdict.accepted else "code")
+            self._diverge(f"live.verdict.{state.phase.value}.{_verb(action)}.{outcome}",
+                          f"step {len(self.trace.steps) - 1} {action!r} by {who}: {bad}", clause,
+                          fatal=True)
+            return
+        if rejection is None:
+            self.sent.append((who, action))
+        if ends and self._match_goes_on():
+            assert self.match is not None
+            k = len(self.match.results)
+            if run.deal_engine:
+                self.deals.append(self._engine_deal(self.match.expected_dealer()))
+            self.match = self.match.next_hand(self.deals[k])
+            self.to_the_wall = (self.style + k) % (WALL_STYLE + 1) == WALL_STYLE
+            self.trace.deals = [_deal_json(d) for d in self.deals[:k + 1]]
+
+    def _advance(self, player: int | str, action: str) -> bool:
+        """Apply an accepted action to the reference, then the showdown steps the adapter plays
+        itself; True when the action ended a hand."""
+        run = self.run
+        steps = [(player, action)]
+        while steps:
+            who, text = steps.pop(0)
+            if self.match is not None:
+                self.match = self.match.apply(text, engine_player(who))
+            else:
+                assert self.hand is not None
+                self.hand = self.hand.apply(text, engine_player(who))
+            if not steps and (run.melding or run.layoffs):
+                steps = list(best_showdown_steps(self.state, melding=run.melding,
+                                                 layoffs=run.layoffs))
+        return self.state.is_over
+
+    def _match_goes_on(self) -> bool:
+        return self.match is not None and self.match.hand_over and not self.match.is_over
+
+    def _fix_next_dealer(self) -> None:
+        """The next deck goes to the dealer the rules name; if ``new_match`` named another,
+        start the adapter's match again with the right one and replay what it accepted."""
+        assert self.match is not None
+        k = len(self.match.results)
+        if k >= len(self.deals):
+            self.playing = False  # more hands than decks sent: end the example here
+            reject()
+        dealer = self.match.expected_dealer()
+        if self.deals[k].dealer == dealer:
+            return
+        self.deals[k] = replace(self.deals[k], dealer=dealer)
+        run = self.run
+        self._call("new_match", run.rules.name, run.rules.overrides,
+                   [_deal_json(d) for d in self.deals])
+        for who, text in self.sent:
+            if not self._call("apply", who, text).accepted:
+                self._diverge("live.replay", f"{text!r} by {who} refused when replayed",
+                              C.ACTION_PHASE, fatal=True)
+                return
+
+    # --- comparing ---------------------------------------------------------------------------
+
+    @invariant()
+    def observation_and_legal_actions_agree(self) -> None:
+        """After every step: the observation's fields and the set of legal actions."""
+        if not self.playing or self.compared == len(self.trace.steps):
+            return
+        self.compared = len(self.trace.steps)
+        state = self.state
+        point: dict[str, Any] = {"after": len(self.trace.steps)}
+        point.update({k: v for k, v in observation(state).items()
+                      if k in COMPARED and k not in self.ignored})
+        legal = None
+        if self.run.legal and not state.is_over:
+            legal = self._call("legal_actions")
+            point["legal_actions"] = sorted(self.legal())
+        actual = self._call("observe")
+        bad = check_checkpoint(point, actual, legal)
+        if self.shared is not None and bad is not None and bad.field == "legal_actions":
+            bad = None if set(self.shared) <= set(legal or []) else bad
+        self.trace.checkpoint = point
+        if bad is not None and bad.field == "legal_actions":
+            self._legal_differ(point["legal_actions"], legal or [])
+        elif bad is not None:
+            self._observation_differs(bad, actual)
+        ended, self.ended = self.ended, None
+        if ended is not None and self.playing:
+            self._finish(ended)
+
+    def _legal_differ(self, want: list[str], got: list[str]) -> None:
+        state = self.state
+        missing, extra = sorted(set(want) - set(got)), sorted(set(got) - set(want))
+        tags = sorted({f"missing-{_verb(a)}" for a in missing} | {f"extra-{_verb(a)}" for a in extra})
+        first = (missing or extra)[0]
+        clause = action_clause(state, first)
+        self.trace.checkpoint["clause"] = clause
+        ident = f"live.legal-actions.{state.phase.value}.{'.'.join(tags)}"
+        self._diverge(ident, f"after step {len(self.trace.steps)}: legal actions: missing "
+                      f"{missing}, extra {extra}", clause, fatal=False)
+        shared = frozenset(want) & frozenset(got)
+        if not shared:
+            self.playing = False
+        self.shared, self._legal = shared, None
+
+    def _observation_differs(self, bad: Mismatch, actual: Mapping[str, Any]) -> None:
+        from ginspec.conformance.runner import phase_clauses
+
+        state = self.state
+        name = bad.field
+        if name == "phase":
+            clause = (phase_clauses(bad.expected, bad.actual) or (C.ACTION_PHASE,))[0]
+        elif self.trace.steps:
+            clause = str(self.trace.steps[-1]["clause"])
+        else:
+            clause = C.DEAL_HANDS
+        self.trace.checkpoint["clause"] = clause
+        ident = f"live.observation.{name}.{state.phase.value}"
+        self._diverge(ident, f"after step {len(self.trace.steps)}: {bad}", clause,
+                      fatal=name in ("phase", "to_act"))
+        self.ignored.add(name)
+
+    def _finish(self, state: HandState) -> None:
+        """A hand ended (``state``): compare its result (or, when the match ended, the match
+        result), then count it."""
+        run = self.run
+        if self.match is None:
+            expected = hand_result(state)
+            assert expected is not None
+            self._compare_result(expected, SCORE_CLAUSES.get(str(expected["outcome"]),
+                                                              C.ACTION_PHASE), "result")
+        if run.counting:
+            run.stats.hands += 1
+            outcome = state.result.outcome.value if state.result is not None else "?"
+            run.stats.outcomes[outcome] += 1
+            run.stats.showdowns += outcome != "void"
+        if self.match is not None and self.match.is_over:
+            expected = match_result(self.match)
+            assert expected is not None
+            self._compare_result(expected, C.MATCH_TARGET, "match")
+            if run.counting:
+                run.stats.matches += 1
+        if self.match is None or self.match.is_over:
+            self.playing = False
+
+    def _compare_result(self, expected: dict[str, Any], clause: str, what: str) -> None:
+        """Each field of the result; the first field that differs and is not expected is the
+        divergence (its message lists every field that differs)."""
+        actual = self._call("result")
+        self.trace.result = expected
+        outcome = str(expected.get("outcome"))
+        differ = [(name, bad) for name, want in expected.items()
+                  if (bad := check_result({name: want}, actual)) is not None]
+        for name, _ in differ:
+            where = f"live.result.{name}.{outcome}" if what == "result" else f"live.match.{name}"
+            if self.run.expected(where):
+                self._diverge(where, "", clause, fatal=False)
+                continue
+            blame = self._result_clause(name, clause)
+            self.trace.blame = {f"blame.{name}": blame}
+            self.trace.result = {name: expected[name]}
+            self._diverge(where, f"{what}: " + "; ".join(str(b) for _, b in differ), blame,
+                          fatal=False)
+
+    def _result_clause(self, name: str, scored: str) -> str:
+        if self.match is not None:
+            return MATCH_CLAUSES.get(name, C.MATCH_TARGET)
+        result = self.state.result
+        if name == "deadwood":
+            return "SHOWDOWN.DEFENDER-SPREAD" if self.run.layoffs else "DEADWOOD.MINIMUM"
+        if name == "boxes":
+            return "MATCH.BOX"
+        if name == "points" and result is not None:
+            trail = [c for c in result.score.clauses if c.startswith(("SCORE.", "OKLAHOMA."))]
+            if trail:
+                return trail[0]
+        return scored if name != "knocker" else C.KNOCK_ELIGIBLE
+
+    def _diverge(self, ident: str, message: str, clause: str, *, fatal: bool) -> None:
+        run = self.run
+        if run.expected(ident):
+            if ident not in self.seen and run.counting:
+                run.stats.known[ident] += 1
+            self.seen.add(ident)
+            if fatal:
+                self.playing = False
+            return
+        divergence = Divergence(ident, message, clause)
+        if not run.failing:
+            run.found_at[ident] = (run.stats.hands + 1, time.perf_counter())
+        run.failing = True
+        run.failure = (divergence, _copy(self.trace))
+        raise divergence
+
+    def teardown(self) -> None:
+        self.playing = False
+
+
+def _copy(trace: Trace) -> Trace:
+    return Trace(trace.kind, trace.seed, list(trace.deals), [dict(s) for s in trace.steps],
+                 dict(trace.checkpoint), None if trace.result is None else dict(trace.result),
+                 dict(trace.blame))
+
+
+def _seeded(seed: int, k: int) -> Deal:
+    deck = list(range(NUM_CARDS))
+    random.Random(seed if k == 0 else hand_seed(seed, k)).shuffle(deck)
+    return Deal(tuple(deck), 0)
+
+
+def _deal_json(deal: Deal) -> dict[str, Any]:
+    return {"dealer": deal.dealer, "deck": deal.tokens()}
+
+
+def read_engine_deal(data: object, dealer: int, eleven: bool
+                     ) -> tuple[Deal | None, str, str]:
+    """The deal an engine reports (``dealt``, capability deal.engine), checked: a deal, or None
+    with the clause it breaks and why (DEAL.SHUFFLE, DEAL.HANDS, DEAL.UPCARD, DEAL.STOCK,
+    MATCH.NEXT-DEALER)."""
+    if not isinstance(data, Mapping):
+        return None, C.DEAL_HANDS, f"dealt: expected an object, got {data!r}"
+    try:
+        hands = [parse_cards([str(t) for t in h]) for h in data["hands"]]
+        up = data.get("upcard")
+        upcard = None if up is None else parse_cards([str(up)])[0]
+        stock = parse_cards([str(t) for t in data["stock"]])
+        said = int(data["dealer"])
+    except (KeyError, TypeError, ValueError) as exc:
+        return None, C.DEAL_HANDS, f"dealt: malformed deal: {exc}"
+    if said != dealer:
+        return None, C.MATCH_NEXT_DEALER, f"player {said} dealt; the rules name player {dealer}"
+    cards = [c for h in hands for c in h] + ([] if upcard is None else [upcard]) + stock
+    if len(hands) != 2 or len(cards) != NUM_CARDS or len(set(cards)) != NUM_CARDS:
+        return None, "DEAL.SHUFFLE", (f"the deal holds {len(cards)} cards ({len(set(cards))} "
+                                      f"distinct), not the 52 of the pack")
+    sizes = [len(h) for h in hands]
+    want = [10, 10]
+    want[1 - dealer] += int(eleven)
+    if sizes != want:
+        return None, C.DEAL_HANDS, f"hands of {sizes} cards, the rules deal {want}"
+    if (upcard is None) != eleven:
+        return None, C.DEAL_UPCARD, "an upcard where none is turned" if eleven else "no upcard"
+    deal = Deal.from_hands(hands[1 - dealer], hands[dealer], upcard, stock, dealer=dealer)
+    return deal, "", ""
+
+
+def machine_for(run: LiveRun) -> type[LiveMachine]:
+    """A :class:`LiveMachine` subclass bound to ``run`` (one class per run)."""
+    return type(f"LiveMachine_{run.hello.name.replace('-', '_')}", (LiveMachine,), {"run": run})
+
+
+def live_settings(run: LiveRun, *, max_examples: int, parent: settings | None = None
+                  ) -> settings:
+    """Settings for one round of a live run (no database: a CLI run is reproduced by its
+    seed)."""
+    return settings(parent, max_examples=max_examples, deadline=None, database=None,
+                    stateful_step_count=MATCH_STEPS if run.matches else HAND_STEPS,
+                    suppress_health_check=list(HealthCheck), report_multiple_bugs=False,
+                    phases=[HPhase.generate, HPhase.shrink], derandomize=False,
+                    verbosity=Verbosity.quiet)
+
+
+@contextlib.contextmanager
+def _shrink_budget(seconds: float) -> Iterator[None]:
+    """Bound Hypothesis's shrinking time (its own bound is five minutes)."""
+    from hypothesis.internal.conjecture import engine
+
+    saved = engine.MAX_SHRINKING_SECONDS
+    engine.MAX_SHRINKING_SECONDS = int(seconds)
+    try:
+        yield
+    finally:
+        engine.MAX_SHRINKING_SECONDS = saved
+
+
+# --- the case a divergence becomes -------------------------------------------------------------
+
+def case_of(run: LiveRun, divergence: Divergence, trace: Trace) -> Case:
+    """The shrunk game as an ordinary case file (origin ``generated``), blaming its clause."""
+    steps = [{k: v for k, v in s.items() if k != "clause" or v in registry()}
+             for s in trace.steps]
+    point = {k: v for k, v in trace.checkpoint.items() if k != "clause" or v in registry()}
+    point["after"] = min(int(point.get("after", len(steps))), len(steps))
+    verbs = {_verb(str(s["action"])) for s in steps if s["expect"] == "accepted"}
+    requires = [trace.kind]
+    if "legal_actions" in point:
+        requires.append("legal-actions")
+    if divergence.ident.endswith(".code"):
+        requires.append("rejection-codes")
+    if verbs & {"declare", "meld"}:
+        requires.append("melding.explicit")
+    if verbs & {"layoff", "done"}:
+        requires.append("layoff.explicit")
+    went_out = bool(verbs & {"knock", "big-gin"})
+    if run.melding and went_out:
+        requires.append("melding.automatic")
+    if run.layoffs and went_out:
+        requires.append("layoff.automatic")
+    fields: dict[str, Any] = {}
+    if divergence.ident.startswith(("live.result.", "live.match.")) and trace.result is not None:
+        fields["result"] = trace.result
+    clause = divergence.clause if divergence.clause in registry() else None
+    source: dict[str, Any] = {"generator": "ginspec conform --live", "seed": trace.seed,
+                              "divergence": divergence.ident, **trace.blame}
+    tail = divergence.ident.removeprefix("live.").replace("_", "-")
+    return Case.make(
+        id=f"live.{run.rules.name}.{tail}.s{trace.seed}.n{len(steps)}", kind=trace.kind,
+        origin="generated",
+        description=f"live divergence against {run.hello.name} {run.hello.version}: "
+                    f"{divergence.message}",
+        clauses=known([*DEAL_CLAUSES, *(str(s.get("clause", "")) for s in steps),
+                       divergence.clause]) or [C.ACTION_PHASE],
+        violates=known(str(s.get("clause", "")) for s in steps if s["expect"] != "accepted"),
+        decides=[clause] if clause else [],
+        profile=run.rules.name, overrides=run.rules.overrides, requires=requires,
+        source=source, deals=trace.deals, steps=steps, checkpoints=[point], **fields,
+    )
+
+
+def write_case(case: Case, out: Path) -> Path:
+    out.mkdir(parents=True, exist_ok=True)
+    path = out / f"{case.id}.json"
+    path.write_text(case.to_json(), encoding="utf-8")
+    json.loads(path.read_text(encoding="utf-8"))
+    return path
+
+
+# --- ginspec conform --live --------------------------------------------------------------------
+
+def play_live(run: LiveRun, *, seed: int, examples: int = ROUND_EXAMPLES,
+              shrink_seconds: float = SHRINK_SECONDS, max_new: int = MAX_NEW
+              ) -> list[tuple[Divergence, Trace]]:
+    """Play rounds of ``examples`` Hypothesis examples (round ``r`` seeded ``seed + r``) until
+    ``run.hands`` hands are played; each new divergence is shrunk, recorded in ``run.found``
+    and played past in the rounds after."""
+    new: list[tuple[Divergence, Trace]] = []
+    start = time.perf_counter()
+    wanted = run.hands if run.hands is not None else examples
+    for round_number in range(MAX_ROUNDS):
+        if run.stats.hands >= wanted or len(new) >= max_new:
+            break
+        machine = machine_for(run)
+        machine._hypothesis_internal_use_seed = seed + round_number
+        run.failing, run.failure = False, None
+        played = run.stats.hands
+        try:
+            with _shrink_budget(shrink_seconds):
+                run_state_machine_as_test(machine, settings=live_settings(
+                    run, max_examples=examples))
+        except Divergence as divergence:
+            trace = run.failure[1] if run.failure is not None else Trace("hand", 0, [])
+            new.append((divergence, trace))
+            run.found[divergence.ident] = divergence.message
+        if run.stats.hands == played and not new:
+            break  # nothing was played (every deal declined): stop rather than spin
+    run.failing = False
+    run.stats.seconds_total += time.perf_counter() - start
+    return new
+
+
+def run_live(adapter: Adapter, hello: Hello, rules: Ruleset, *, seed: int, hands: int,
+             out: Path, stdout: TextIO, expect_fail: Mapping[str, str] | None = None,
+             max_examples: int | None = None) -> int:
+    """``ginspec conform --live``: 0 no new divergence, 1 new divergences (cases written),
+    2 adapter faults."""
+    if hands < 1:
+        raise GinspecError("--hands: must be at least 1")
+    run = LiveRun(adapter, hello, rules, hands=hands, expect_fail=dict(expect_fail or {}))
+    try:
+        new = play_live(run, seed=seed, examples=max_examples or ROUND_EXAMPLES)
+    except AdapterFault as fault:
+        print(f"adapter error: {fault.kind}: {fault}", file=stdout)
+        return 2
+    except Unsupported as exc:
+        print(f"adapter error: protocol: declined after the opening request: {exc}", file=stdout)
+        return 2
+    s = run.stats
+    name = rules.name + (f" with {rules.overrides}" if rules.overrides else "")
+    rate = f"{100 * s.showdowns / s.hands:.0f} %" if s.hands else "-"
+    print(f"live: {s.hands} hand(s) of {name} from seed {seed}: {s.showdowns} showdown(s) "
+          f"({rate}), {s.matches} match(es) to the target, {s.steps} step(s)"
+          + (f", {s.declined} deal(s) declined and replaced" if s.declined else ""), file=stdout)
+    if s.outcomes:
+        print("  outcomes: " + ", ".join(f"{k} {v}" for k, v in sorted(s.outcomes.items())),
+              file=stdout)
+    for ident, count in sorted(s.known.items()):
+        reason = run.expect_fail.get(ident, "")
+        print(f"  expected divergence {ident}: {count} game(s)" + (f" # {reason}" if reason
+                                                                     else ""), file=stdout)
+    for divergence, trace in new:
+        path = write_case(case_of(run, divergence, trace), out)
+        print(f"divergence {divergence.ident} ({divergence.clause}): {divergence.message}",
+              file=stdout)
+        print(f"  minimal case ({len(trace.steps)} steps) written to {path}", file=stdout)
+        print(f"  reproduce: ginspec conform --adapter ... --suite {path}", file=stdout)
+    share = 1 - s.seconds_adapter / s.seconds_total if s.seconds_total else math.nan
+    print(f"  time {s.seconds_total:.1f} s: adapter {s.seconds_adapter:.1f} s, ginspec "
+          f"{s.seconds_total - s.seconds_adapter:.1f} s ({share:.0%})", file=stdout)
+    return 1 if new else 0
