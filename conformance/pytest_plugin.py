@@ -17,6 +17,7 @@ The plugin is registered through the ``pytest11`` entry point and does nothing u
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -36,6 +37,14 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--ginspec-cases", metavar="GLOB", help="only case IDs matching GLOB")
     group.addoption("--ginspec-expect-fail", metavar="FILE",
                     help="expected-failure list, or a shipped list's name (openspiel, rlcard)")
+    group.addoption("--ginspec-live", action="store_true",
+                    help="also run the live machine (ginspec.conformance.stateful) as one "
+                    "Hypothesis stateful test, ginspec::live, under your Hypothesis profile")
+    group.addoption("--ginspec-rules", metavar="FILE",
+                    help="--ginspec-live: the ruleset to play (TOML: profile and [set]); default "
+                    "the one --ginspec-profile, else the adapter's declared rules")
+    group.addoption("--ginspec-live-out", default=".", metavar="DIR",
+                    help="--ginspec-live: folder for the shrunk case of a divergence")
     group.addoption("--ginspec-timeout", type=float, default=10.0, metavar="S",
                     help="per-request timeout for cmd: adapters")
 
@@ -102,6 +111,69 @@ class CaseItem(pytest.Item):
         return self.case.data.get("source", {}).get("spec", self.case.id), 0, self.case.id
 
 
+class LiveItem(pytest.Item):
+    """The live machine as an ordinary Hypothesis stateful test (node ``ginspec::live``): the
+    user's Hypothesis profile and example database apply; a shrunk divergence is written as a
+    case file to ``--ginspec-live-out`` and the item fails naming its clause."""
+
+    def __init__(self, *, shared: _Shared, expect: dict[str, str], **kwargs: Any):
+        super().__init__(**kwargs)
+        self.shared = shared
+        self.expect = expect
+
+    def _rules(self, hello: Hello) -> Any:
+        from ginspec.conformance.adapters.rules_file import load_rules
+        from ginspec.spec.profiles import ruleset
+
+        path = self.config.getoption("--ginspec-rules")
+        if path:
+            return load_rules(path)
+        chosen = self.config.getoption("--ginspec-profile")
+        if len(chosen) == 1:
+            return ruleset(chosen[0])
+        if hello.rules is not None:
+            return hello.rules
+        raise pytest.UsageError("--ginspec-live: give --ginspec-rules FILE or one --ginspec-profile")
+
+    def runtest(self) -> None:
+        from ginspec.conformance.stateful import (
+            Divergence,
+            LiveRun,
+            case_of,
+            live_settings,
+            machine_for,
+            write_case,
+        )
+        from hypothesis import settings
+        from hypothesis.stateful import run_state_machine_as_test
+
+        self.shared.get()
+        adapter, hello = self.shared.adapter, self.shared.hello
+        assert adapter is not None and hello is not None
+        run = LiveRun(adapter, hello, self._rules(hello), expect_fail=self.expect)
+        try:
+            run_state_machine_as_test(machine_for(run), settings=live_settings(
+                run, max_examples=settings().max_examples, parent=settings()))
+        except Divergence as divergence:
+            trace = run.failure[1] if run.failure is not None else None
+            where = ""
+            if trace is not None:
+                path = write_case(case_of(run, divergence, trace),
+                                  Path(self.config.getoption("--ginspec-live-out")))
+                where = f"\nminimal case ({len(trace.steps)} steps): {path}"
+            raise CaseFailure(f"[{divergence.clause}] {divergence.ident}: "
+                              f"{divergence.message}{where}") from None
+
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException],
+                     style: Any = None) -> str:
+        if isinstance(excinfo.value, CaseFailure):
+            return str(excinfo.value)
+        return str(super().repr_failure(excinfo))
+
+    def reportinfo(self) -> tuple[str, int, str]:
+        return "ginspec.conformance.stateful", 0, "live"
+
+
 class SuiteCollector(pytest.Collector):
     """The cases of the run (``--ginspec-suite``, ``--ginspec-profile``, ``--ginspec-cases``), one
     :class:`CaseItem` each, in suite order; a case listed in ``--ginspec-expect-fail`` carries a
@@ -124,6 +196,8 @@ class SuiteCollector(pytest.Collector):
         chosen = select(cases, profiles=config.getoption("--ginspec-profile"),
                         pattern=config.getoption("--ginspec-cases"))
         items: list[pytest.Item | pytest.Collector] = []
+        if config.getoption("--ginspec-live"):
+            items.append(LiveItem.from_parent(self, name="live", shared=shared, expect=expect))
         for case in chosen:
             item = CaseItem.from_parent(self, name=case.id, case=case, shared=shared)
             if case.id in expect:

@@ -57,7 +57,6 @@ from ginspec.conformance.generate.playouts import (
     rejection_of,
 )
 from ginspec.reference.game import Deal, HandState, format_action, rules_for_profile
-from ginspec.reference.game import clause_ids as C
 from ginspec.reference.game.match import MatchState, hand_seed
 from ginspec.reference.game.state import CHANCE
 from ginspec.reference.game.strategies import GreedyStrategy
@@ -85,13 +84,15 @@ MATCH_DEALS: Final = 24
 HAND_STEPS: Final = 400
 MATCH_STEPS: Final = 1600
 """``stateful_step_count`` of one example: a few hands, or about one match."""
-SHRINK_SECONDS: Final = 50
+SHRINK_SECONDS: Final = 35
 """``ginspec conform --live`` stops shrinking after this long (the issue's bound is 60 s)."""
 MAX_NEW: Final = 10
 """A live run stops after this many distinct new divergences."""
 ROUND_EXAMPLES: Final = 20
 """Examples per Hypothesis run ("round"); a live run plays rounds until it has its hands."""
 MAX_ROUNDS: Final = 10_000
+STEPS_PER_HAND: Final = 60
+"""About the steps of one hand (probes included), to size the examples of a short run."""
 SEEDS = st.integers(0, 2**32 - 1)
 PICK = st.integers(0, 63)
 SENSIBLE = st.integers(0, 3)
@@ -229,8 +230,12 @@ class LiveMachine(RuleBasedStateMachine):
         self.trace = Trace("hand", 0, [])
         self.seen: set[str] = set()
         self.ignored: set[str] = set()
-        self.shared: frozenset[str] | None = None
+        self.shared: tuple[HandState, frozenset[str]] | None = None
+        """After a known difference in legal actions: the position and the actions both allow
+        there (the only ones this position plays)."""
         self.compared: int = -1
+        self.hand_starts: list[int] = [0]
+        """Where each hand of a match begins in the trace's steps."""
         self.ended: HandState | None = None
         """The hand the last step ended (compared and counted by the invariant)."""
         self._legal: tuple[HandState, list[str], dict[str, list[str]]] | None = None
@@ -253,7 +258,7 @@ class LiveMachine(RuleBasedStateMachine):
             legal = [] if state.is_over else legal_texts(state)
             by_verb: dict[str, list[str]] = {}
             for text in legal:
-                if self.shared is None or text in self.shared:
+                if self.shared is None or self.shared[0] is not state or text in self.shared[1]:
                     by_verb.setdefault(_verb(text), []).append(text)
             if self.to_the_wall and "discard" in by_verb:
                 by_verb.pop("knock", None)
@@ -307,6 +312,7 @@ class LiveMachine(RuleBasedStateMachine):
         matches = match and run.matches
         rules, profile, overrides = run.game_rules, run.rules.name, run.rules.overrides
         self.seen, self.ignored, self.shared, self.sent = set(), set(), None, []
+        self.hand_starts = [0]
         self.style, self._legal = style, None
         self.to_the_wall = style == WALL_STYLE
         self.ended = None
@@ -354,14 +360,26 @@ class LiveMachine(RuleBasedStateMachine):
         self._play("draw-stock")
 
     @precondition(_can("take-discard"))
-    @rule()
-    def take_discard(self) -> None:
-        self._play("take-discard")
+    @rule(sensible=SENSIBLE)
+    def take_discard(self, sensible: int) -> None:
+        """Take the discard (TURN.DRAW, WALL.LAST-CHANCE); sensible play takes it only when
+        the greedy player would, and draws from the stock (or passes) otherwise."""
+        self._take("take-discard", sensible)
 
     @precondition(_can("take-upcard"))
-    @rule()
-    def take_upcard(self) -> None:
-        self._play("take-upcard")
+    @rule(sensible=SENSIBLE)
+    def take_upcard(self, sensible: int) -> None:
+        """Take the upcard (FIRST.UPCARD-OFFER); sensible play as for the discard."""
+        self._take("take-upcard", sensible)
+
+    def _take(self, verb: str, sensible: int) -> None:
+        if sensible:
+            state = self.state
+            choice = format_action(self.greedy.choose(state, random.Random(0)),
+                                   state.rules.meld_rules)
+            if choice in self.options(_verb(choice)):
+                verb = choice
+        self._play(verb)
 
     @precondition(_can("pass"))
     @rule()
@@ -417,6 +435,8 @@ class LiveMachine(RuleBasedStateMachine):
         if action not in options:
             allowed = self._index()[2]
             options = allowed.get("discard") or [a for v in allowed.values() for a in v]
+            if not options:
+                return
             action = self._sensible("discard", options) if "discard" in allowed else options[0]
         self._play(action)
 
@@ -473,8 +493,13 @@ class LiveMachine(RuleBasedStateMachine):
         bad = check_verdict(expect, verdict.accepted, verdict.code, run.codes)
         if bad is not None:
             if ends and self._match_goes_on():
-                clause = C.MATCH_NEXT_DEALER if self.match and self.match.results[-1].winner \
-                    is not None else C.WALL_REDEAL
+                # the engine named another dealer: if a hand scored differently, that is the
+                # difference (replayed hand by hand); else the dealer rule itself
+                if self._localize():
+                    self.playing = False
+                    return
+                clause = "MATCH.NEXT-DEALER" if self.match and self.match.results[-1].winner \
+                    is not None else "WALL.REDEAL"
                 self.trace.steps[-1]["clause"] = clause
             outcome = "refused" if rejection is None else \
                 ("accepted" if verdict.accepted else "code")
@@ -490,6 +515,7 @@ class LiveMachine(RuleBasedStateMachine):
             if run.deal_engine:
                 self.deals.append(self._engine_deal(self.match.expected_dealer()))
             self.match = self.match.next_hand(self.deals[k])
+            self.hand_starts.append(len(self.trace.steps))
             self.to_the_wall = (self.style + k) % (WALL_STYLE + 1) == WALL_STYLE
             self.trace.deals = [_deal_json(d) for d in self.deals[:k + 1]]
 
@@ -531,7 +557,7 @@ class LiveMachine(RuleBasedStateMachine):
         for who, text in self.sent:
             if not self._call("apply", who, text).accepted:
                 self._diverge("live.replay", f"{text!r} by {who} refused when replayed",
-                              C.ACTION_PHASE, fatal=True)
+                              "ACTION.PHASE", fatal=True)
                 return
 
     # --- comparing ---------------------------------------------------------------------------
@@ -552,8 +578,6 @@ class LiveMachine(RuleBasedStateMachine):
             point["legal_actions"] = sorted(self.legal())
         actual = self._call("observe")
         bad = check_checkpoint(point, actual, legal)
-        if self.shared is not None and bad is not None and bad.field == "legal_actions":
-            bad = None if set(self.shared) <= set(legal or []) else bad
         self.trace.checkpoint = point
         if bad is not None and bad.field == "legal_actions":
             self._legal_differ(point["legal_actions"], legal or [])
@@ -576,7 +600,7 @@ class LiveMachine(RuleBasedStateMachine):
         shared = frozenset(want) & frozenset(got)
         if not shared:
             self.playing = False
-        self.shared, self._legal = shared, None
+        self.shared, self._legal = (state, shared), None
 
     def _observation_differs(self, bad: Mismatch, actual: Mapping[str, Any]) -> None:
         from ginspec.conformance.runner import phase_clauses
@@ -584,11 +608,15 @@ class LiveMachine(RuleBasedStateMachine):
         state = self.state
         name = bad.field
         if name == "phase":
-            clause = (phase_clauses(bad.expected, bad.actual) or (C.ACTION_PHASE,))[0]
+            # the clause of the phase that is not an ordinary turn (a wall, a showdown) decides
+            ordinary = phase_clauses("draw", "discard")
+            found = phase_clauses(bad.expected, bad.actual)
+            clause = next((c for c in found if c not in ordinary), found[0] if found
+                          else "ACTION.PHASE")
         elif self.trace.steps:
             clause = str(self.trace.steps[-1]["clause"])
         else:
-            clause = C.DEAL_HANDS
+            clause = "DEAL.HANDS"
         self.trace.checkpoint["clause"] = clause
         ident = f"live.observation.{name}.{state.phase.value}"
         self._diverge(ident, f"after step {len(self.trace.steps)}: {bad}", clause,
@@ -603,7 +631,7 @@ class LiveMachine(RuleBasedStateMachine):
             expected = hand_result(state)
             assert expected is not None
             self._compare_result(expected, SCORE_CLAUSES.get(str(expected["outcome"]),
-                                                              C.ACTION_PHASE), "result")
+                                                              "ACTION.PHASE"), "result")
         if run.counting:
             run.stats.hands += 1
             outcome = state.result.outcome.value if state.result is not None else "?"
@@ -612,7 +640,7 @@ class LiveMachine(RuleBasedStateMachine):
         if self.match is not None and self.match.is_over:
             expected = match_result(self.match)
             assert expected is not None
-            self._compare_result(expected, C.MATCH_TARGET, "match")
+            self._compare_result(expected, "MATCH.TARGET", "match")
             if run.counting:
                 run.stats.matches += 1
         if self.match is None or self.match.is_over:
@@ -626,6 +654,8 @@ class LiveMachine(RuleBasedStateMachine):
         outcome = str(expected.get("outcome"))
         differ = [(name, bad) for name, want in expected.items()
                   if (bad := check_result({name: want}, actual)) is not None]
+        if differ and what == "match" and self._localize():
+            return  # a hand of the match scored differently: that difference explains it
         for name, _ in differ:
             where = f"live.result.{name}.{outcome}" if what == "result" else f"live.match.{name}"
             if self.run.expected(where):
@@ -637,19 +667,81 @@ class LiveMachine(RuleBasedStateMachine):
             self._diverge(where, f"{what}: " + "; ".join(str(b) for _, b in differ), blame,
                           fatal=False)
 
+    def _localize(self) -> bool:
+        """A match result differs: replay each of its hands as a single hand and compare the
+        hand results, so the difference is blamed on the hand and the scoring clause that
+        caused it. True when a hand differs in a way already expected (the match's own
+        difference is then explained); a new hand difference is raised."""
+        assert self.match is not None
+        run, match = self.run, self.match
+        bounds = [*self.hand_starts, len(self.trace.steps)]
+        for k, result in enumerate(match.results):
+            steps = self.trace.steps[bounds[k]:bounds[k + 1]]
+            deal = _deal_json(self.deals[k])
+            try:
+                self._call("new_hand", run.rules.name, run.rules.overrides, deal)
+            except Unsupported:
+                return False
+            for step in steps:
+                verdict = self._call("apply", step["player"], step["action"])
+                if check_verdict(step["expect"], verdict.accepted, verdict.code,
+                                 run.codes) is not None:
+                    return False
+            expected = result.to_json()
+            actual = self._call("result")
+            differ = [name for name, want in expected.items()
+                      if check_result({name: want}, actual) is not None]
+            if not differ:
+                continue
+            name = differ[0]
+            ident = f"live.result.{name}.{expected['outcome']}"
+            if run.expected(ident):
+                self._diverge(ident, "", "", fatal=False)
+                return True
+            self.match, self.hand = None, None
+            hand = HandState.new(self.deals[k], run.game_rules)
+            for step in steps:
+                if step["expect"] == "accepted":
+                    hand = self._hand_after(hand, step)
+            self.hand = hand
+            blame = self._result_clause(name, SCORE_CLAUSES.get(str(expected["outcome"]),
+                                                                 "ACTION.PHASE"))
+            self.trace = Trace("hand", self.trace.seed, [deal], [dict(x) for x in steps],
+                               {"after": len(steps)}, {name: expected[name]},
+                               {f"blame.{name}": blame})
+            self._diverge(ident, f"hand {k + 1} of the match: result: "
+                          + "; ".join(f"{n}: expected {expected[n]!r}, got "
+                                      f"{(actual or {}).get(n)!r}" for n in differ), blame,
+                          fatal=False)
+        return False
+
+    def _hand_after(self, hand: HandState, step: Mapping[str, Any]) -> HandState:
+        """``hand`` after one accepted step and the showdown steps the adapter plays itself."""
+        run = self.run
+        hand = hand.apply(str(step["action"]), engine_player(step["player"]))
+        for who, text in best_showdown_steps(hand, melding=run.melding, layoffs=run.layoffs) \
+                if run.melding or run.layoffs else ():
+            hand = hand.apply(text, who)
+        return hand
+
     def _result_clause(self, name: str, scored: str) -> str:
         if self.match is not None:
-            return MATCH_CLAUSES.get(name, C.MATCH_TARGET)
+            return MATCH_CLAUSES.get(name, "MATCH.TARGET")
         result = self.state.result
         if name == "deadwood":
             return "SHOWDOWN.DEFENDER-SPREAD" if self.run.layoffs else "DEADWOOD.MINIMUM"
         if name == "boxes":
             return "MATCH.BOX"
-        if name == "points" and result is not None:
-            trail = [c for c in result.score.clauses if c.startswith(("SCORE.", "OKLAHOMA."))]
-            if trail:
-                return trail[0]
-        return scored if name != "knocker" else C.KNOCK_ELIGIBLE
+        if name == "knocker":
+            return "KNOCK.ELIGIBLE"
+        if result is None or result.knocker is None:
+            return scored
+        k = result.knocker
+        if result.outcome.value in ("knock", "undercut", "tie") and \
+                result.deadwood[k] == result.deadwood[1 - k]:
+            return "SCORE.TIE"
+        trail = [c for c in result.score.clauses if c.startswith(("SCORE.", "OKLAHOMA."))]
+        return trail[0] if trail else scored
 
     def _diverge(self, ident: str, message: str, clause: str, *, fatal: bool) -> None:
         run = self.run
@@ -660,7 +752,7 @@ class LiveMachine(RuleBasedStateMachine):
             if fatal:
                 self.playing = False
             return
-        divergence = Divergence(ident, message, clause)
+        divergence = _kind_of(ident)(ident, message, clause)
         if not run.failing:
             run.found_at[ident] = (run.stats.hands + 1, time.perf_counter())
         run.failing = True
@@ -669,6 +761,17 @@ class LiveMachine(RuleBasedStateMachine):
 
     def teardown(self) -> None:
         self.playing = False
+
+
+_KINDS: dict[str, type[Divergence]] = {}
+
+
+def _kind_of(ident: str) -> type[Divergence]:
+    """One exception class per divergence ID: Hypothesis tells failures apart by their type,
+    so it shrinks each divergence as itself and never trades it for another."""
+    if ident not in _KINDS:
+        _KINDS[ident] = type(f"Divergence[{ident}]", (Divergence,), {})
+    return _KINDS[ident]
 
 
 def _copy(trace: Trace) -> Trace:
@@ -693,7 +796,7 @@ def read_engine_deal(data: object, dealer: int, eleven: bool
     with the clause it breaks and why (DEAL.SHUFFLE, DEAL.HANDS, DEAL.UPCARD, DEAL.STOCK,
     MATCH.NEXT-DEALER)."""
     if not isinstance(data, Mapping):
-        return None, C.DEAL_HANDS, f"dealt: expected an object, got {data!r}"
+        return None, "DEAL.HANDS", f"dealt: expected an object, got {data!r}"
     try:
         hands = [parse_cards([str(t) for t in h]) for h in data["hands"]]
         up = data.get("upcard")
@@ -701,9 +804,9 @@ def read_engine_deal(data: object, dealer: int, eleven: bool
         stock = parse_cards([str(t) for t in data["stock"]])
         said = int(data["dealer"])
     except (KeyError, TypeError, ValueError) as exc:
-        return None, C.DEAL_HANDS, f"dealt: malformed deal: {exc}"
+        return None, "DEAL.HANDS", f"dealt: malformed deal: {exc}"
     if said != dealer:
-        return None, C.MATCH_NEXT_DEALER, f"player {said} dealt; the rules name player {dealer}"
+        return None, "MATCH.NEXT-DEALER", f"player {said} dealt; the rules name player {dealer}"
     cards = [c for h in hands for c in h] + ([] if upcard is None else [upcard]) + stock
     if len(hands) != 2 or len(cards) != NUM_CARDS or len(set(cards)) != NUM_CARDS:
         return None, "DEAL.SHUFFLE", (f"the deal holds {len(cards)} cards ({len(set(cards))} "
@@ -712,9 +815,9 @@ def read_engine_deal(data: object, dealer: int, eleven: bool
     want = [10, 10]
     want[1 - dealer] += int(eleven)
     if sizes != want:
-        return None, C.DEAL_HANDS, f"hands of {sizes} cards, the rules deal {want}"
+        return None, "DEAL.HANDS", f"hands of {sizes} cards, the rules deal {want}"
     if (upcard is None) != eleven:
-        return None, C.DEAL_UPCARD, "an upcard where none is turned" if eleven else "no upcard"
+        return None, "DEAL.UPCARD", "an upcard where none is turned" if eleven else "no upcard"
     deal = Deal.from_hands(hands[1 - dealer], hands[dealer], upcard, stock, dealer=dealer)
     return deal, "", ""
 
@@ -724,12 +827,17 @@ def machine_for(run: LiveRun) -> type[LiveMachine]:
     return type(f"LiveMachine_{run.hello.name.replace('-', '_')}", (LiveMachine,), {"run": run})
 
 
-def live_settings(run: LiveRun, *, max_examples: int, parent: settings | None = None
-                  ) -> settings:
+def live_settings(run: LiveRun, *, max_examples: int, steps: int | None = None,
+                  parent: settings | None = None) -> settings:
     """Settings for one round of a live run (no database: a CLI run is reproduced by its
-    seed)."""
-    return settings(parent, max_examples=max_examples, deadline=None, database=None,
-                    stateful_step_count=MATCH_STEPS if run.matches else HAND_STEPS,
+    seed). With ``parent`` (the user's Hypothesis profile, under pytest) only the step count,
+    the deadline and the health checks are set: examples, database and phases stay the user's."""
+    most = MATCH_STEPS if run.matches else HAND_STEPS
+    if parent is not None:
+        return settings(parent, deadline=None, suppress_health_check=list(HealthCheck),
+                        stateful_step_count=max(parent.stateful_step_count, most))
+    return settings(max_examples=max_examples, deadline=None, database=None,
+                    stateful_step_count=min(most, steps or most),
                     suppress_health_check=list(HealthCheck), report_multiple_bugs=False,
                     phases=[HPhase.generate, HPhase.shrink], derandomize=False,
                     verbosity=Verbosity.quiet)
@@ -784,7 +892,7 @@ def case_of(run: LiveRun, divergence: Divergence, trace: Trace) -> Case:
         description=f"live divergence against {run.hello.name} {run.hello.version}: "
                     f"{divergence.message}",
         clauses=known([*DEAL_CLAUSES, *(str(s.get("clause", "")) for s in steps),
-                       divergence.clause]) or [C.ACTION_PHASE],
+                       divergence.clause]) or ["ACTION.PHASE"],
         violates=known(str(s.get("clause", "")) for s in steps if s["expect"] != "accepted"),
         decides=[clause] if clause else [],
         profile=run.rules.name, overrides=run.rules.overrides, requires=requires,
@@ -818,10 +926,13 @@ def play_live(run: LiveRun, *, seed: int, examples: int = ROUND_EXAMPLES,
         machine._hypothesis_internal_use_seed = seed + round_number
         run.failing, run.failure = False, None
         played = run.stats.hands
+        left = wanted - played
+        # a short run plays short examples, so that --hands N plays about N hands
+        steps = max(STEPS_PER_HAND, STEPS_PER_HAND * left) if left < examples else None
         try:
             with _shrink_budget(shrink_seconds):
                 run_state_machine_as_test(machine, settings=live_settings(
-                    run, max_examples=examples))
+                    run, max_examples=min(examples, left), steps=steps))
         except Divergence as divergence:
             trace = run.failure[1] if run.failure is not None else Trace("hand", 0, [])
             new.append((divergence, trace))
@@ -852,9 +963,11 @@ def run_live(adapter: Adapter, hello: Hello, rules: Ruleset, *, seed: int, hands
     s = run.stats
     name = rules.name + (f" with {rules.overrides}" if rules.overrides else "")
     rate = f"{100 * s.showdowns / s.hands:.0f} %" if s.hands else "-"
-    print(f"live: {s.hands} hand(s) of {name} from seed {seed}: {s.showdowns} showdown(s) "
-          f"({rate}), {s.matches} match(es) to the target, {s.steps} step(s)"
-          + (f", {s.declined} deal(s) declined and replaced" if s.declined else ""), file=stdout)
+    verdict = f"{len(new)} new divergence(s)" if new else "no divergence"
+    print(f"{verdict} in {s.hands} hand(s) of {name} from seed {seed}: {s.showdowns} "
+          f"showdown(s) ({rate}), {s.matches} match(es) to the target, {s.steps} step(s)"
+          + (f" ({s.declined} deal(s) declined by the adapter and replaced)" if s.declined
+             else ""), file=stdout)
     if s.outcomes:
         print("  outcomes: " + ", ".join(f"{k} {v}" for k, v in sorted(s.outcomes.items())),
               file=stdout)

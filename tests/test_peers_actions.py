@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from ginspec.conformance.peers.actions import canonical, format_action, merge_runs
-from ginspec.conformance.peers.deal import deal_for, layout
-from ginspec.conformance.peers.model import PeerError
+from ginspec.conformance.adapters.actions import ActionTextError, canonical, format_action, merge_runs
+from ginspec.conformance.adapters.deal_layout import DealLayoutError, deal_for, layout
 from ginspec.spec.cards import parse_cards
 
 
@@ -34,7 +33,7 @@ def test_format_round_trips() -> None:
 
 @pytest.mark.parametrize("bad", ["", "discard", "discard ZZ", "layoff 9S onto 5S", "jump"])
 def test_malformed_actions_raise(bad: str) -> None:
-    with pytest.raises(PeerError):
+    with pytest.raises(ActionTextError):
         canonical(bad)
 
 
@@ -52,7 +51,7 @@ def test_deal_for_inverts_layout() -> None:
 
 
 def test_bad_deals_are_refused() -> None:
-    with pytest.raises(PeerError):
+    with pytest.raises(DealLayoutError):
         layout(list(range(51)), 0)
-    with pytest.raises(PeerError):
+    with pytest.raises(DealLayoutError):
         layout(list(range(52)), 2)

@@ -1,4 +1,4 @@
-"""The peer drivers as conformance adapters: the committed suite runs to the end with zero
+"""The peer adapters (OpenSpiel, RLCard): the committed suite runs to the end with zero
 adapter errors, and every failure is one the expect-fail list classifies (an upstream fix shows
 as an unexpected pass, exit 1)."""
 
@@ -16,8 +16,6 @@ ROOT = Path(__file__).resolve().parents[1]
 def test_suite_runs_with_the_expect_fail_list(peer: str, tmp_path: Path) -> None:
     pytest.importorskip("ginspec.conformance.adapters.base",
                         reason="the conformance runner has not landed")
-    pytest.importorskip("ginspec.conformance.peers.adapters",
-                        reason="the peer adapters have not landed")
     driver_or_skip(peer)
     import json
 
@@ -39,11 +37,10 @@ def test_suite_runs_with_the_expect_fail_list(peer: str, tmp_path: Path) -> None
 def test_hello_is_honest() -> None:
     pytest.importorskip("ginspec.conformance.adapters.base",
                         reason="the conformance runner has not landed")
-    pytest.importorskip("ginspec.conformance.peers.adapters",
-                        reason="the peer adapters have not landed")
     driver_or_skip("openspiel")
     driver_or_skip("rlcard")
-    from ginspec.conformance.peers.adapters import OpenSpielAdapter, RLCardAdapter
+    from ginspec.conformance.adapters.openspiel import OpenSpielAdapter
+    from ginspec.conformance.adapters.rlcard import RLCardAdapter
 
     os_hello = OpenSpielAdapter().hello()
     assert "openspiel" in os_hello.profiles and "pagat" not in os_hello.profiles
@@ -52,6 +49,7 @@ def test_hello_is_honest() -> None:
     rl_hello = RLCardAdapter().hello()
     assert rl_hello.profiles == ("rlcard",)
     assert "melding.explicit" not in rl_hello.capabilities
+    assert {"melding.automatic", "layoff.automatic"} <= set(rl_hello.capabilities)
 
 
 def test_regression_cases_are_fresh_and_the_reference_passes_them(tmp_path: Path) -> None:
@@ -61,9 +59,9 @@ def test_regression_cases_are_fresh_and_the_reference_passes_them(tmp_path: Path
                         reason="the conformance runner has not landed")
     import json
 
+    from ginspec.conformance.adapters.peer_regressions import ROOT as REGRESSIONS
+    from ginspec.conformance.adapters.peer_regressions import main as write
     from ginspec.conformance.cli import main
-    from ginspec.conformance.peers.regressions import ROOT as REGRESSIONS
-    from ginspec.conformance.peers.regressions import main as write
 
     write([str(tmp_path / "fresh")])
     fresh = sorted(p.relative_to(tmp_path / "fresh") for p in (tmp_path / "fresh").rglob("*.json"))

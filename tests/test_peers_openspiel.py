@@ -1,4 +1,4 @@
-"""The OpenSpiel driver on scripted hands. Each expected value is worked out by hand from the
+"""The OpenSpiel adapter on scripted hands. Each expected value is worked out by hand from the
 rules (clause IDs in the docstrings) or from OpenSpiel's documented choices; a test marked
 ``known defect`` asserts OpenSpiel's current behaviour where it departs from the spec, so an
 upstream fix shows up here as a failure to update docs/conformance/peer-rules.md.
@@ -9,28 +9,28 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from ginspec.conformance.peers import PeerDriver, PeerUnsupported
-from ginspec.conformance.peers.deal import deal_for, layout
+from ginspec.conformance.adapters.base import Unsupported
+from ginspec.conformance.adapters.deal_layout import deal_for, layout
 from ginspec.reference.melds import min_deadwood_after_discard
-from peer_support import card, cards, driver_or_skip, tokens
+from peer_support import Driven, card, cards, driver_or_skip, tokens
 
 # Knocker spread used below: KC KD KS / 5S 6S 7S / 9C TC JC (27 + 18 + 30 points melded).
 SPREAD = "KS KC KD 5S 6S 7S 9C TC JC"
 
 
 @pytest.fixture
-def os_driver() -> Iterator[PeerDriver]:
+def os_driver() -> Iterator[Driven]:
     yield driver_or_skip("openspiel")
 
 
-def play(d: PeerDriver, *actions: str) -> None:
+def play(d: Driven, *actions: str) -> None:
     for a in actions:
         legal = d.legal_actions()
         verdict = d.apply(a)
         assert verdict.accepted, f"{a!r} refused ({verdict.reason}); legal: {legal}"
 
 
-def test_forced_deal_is_the_cases_deal(os_driver: PeerDriver) -> None:
+def test_forced_deal_is_the_cases_deal(os_driver: Driven) -> None:
     """DEAL.HANDS / DEAL.UPCARD / DEAL.STOCK, FIRST.UPCARD-OFFER: non-dealer is offered first."""
     deal = list(range(52))[::-1]
     for dealer in (0, 1):
@@ -45,7 +45,7 @@ def test_forced_deal_is_the_cases_deal(os_driver: PeerDriver) -> None:
         assert os_driver.legal_actions() == ["pass", "take-upcard"]
 
 
-def test_both_pass_then_non_dealer_draws_the_top_of_the_stock(os_driver: PeerDriver) -> None:
+def test_both_pass_then_non_dealer_draws_the_top_of_the_stock(os_driver: Driven) -> None:
     """FIRST.DEALER-OFFER, FIRST.BOTH-PASS, DEAL.STOCK (deck[21] is the top)."""
     deal = list(range(52))
     os_driver.new_hand(deal, 0, {})
@@ -62,7 +62,7 @@ def test_both_pass_then_non_dealer_draws_the_top_of_the_stock(os_driver: PeerDri
 
 
 def test_taken_upcard_may_be_discarded_and_two_returns_void_the_hand(
-        os_driver: PeerDriver) -> None:
+        os_driver: Driven) -> None:
     """OpenSpiel's choice: discard_taken_card=always (DiscardLegalActions lists every card),
     and a hand where both players take the upcard and discard it again ends with no score."""
     deal = list(range(52))
@@ -87,7 +87,7 @@ def knock_deal(defender: str, upcard: str, extra: str = "JD", dealer: int = 1) -
     return deal_for(cards(f"{SPREAD} {extra}"), cards(defender), dealer, card(upcard))
 
 
-def test_knock_declare_chained_layoffs_and_score(os_driver: PeerDriver) -> None:
+def test_knock_declare_chained_layoffs_and_score(os_driver: Driven) -> None:
     """Knock with a face-down discard, SHOWDOWN.DECLARATION, LAYOFF.RUN, LAYOFF.CHAIN (two cards each end),
     SCORE.KNOCK: knocker 2 (2H) against defender 10 (AC 4H 5D) scores 8."""
     os_driver.new_hand(knock_deal("2S 2C 2D 8S 9S 8C 7C AC 4H 5D", "2H"), 1, {})
@@ -109,7 +109,7 @@ def test_knock_declare_chained_layoffs_and_score(os_driver: PeerDriver) -> None:
     assert (res.outcome, res.knocker, res.deadwood, res.points) == ("knock", 0, (2, 10), (8, 0))
 
 
-def test_known_defect_third_chained_layoff_is_not_offered(os_driver: PeerDriver) -> None:
+def test_known_defect_third_chained_layoff_is_not_offered(os_driver: Driven) -> None:
     """LAYOFF.CHAIN (unlimited): after 8S and 9S on 5S 6S 7S, TS fits 5S..9S and must be
     offered. OpenSpiel's AllLayoffs extends a run only by layoffs adjacent to the ORIGINAL
     meld, so the third card is refused (known defect, docs/conformance/peer-rules.md)."""
@@ -119,7 +119,7 @@ def test_known_defect_third_chained_layoff_is_not_offered(os_driver: PeerDriver)
     assert "layoff TS to 5S" not in os_driver.legal_actions()
 
 
-def test_tie_scores_nothing(os_driver: PeerDriver) -> None:
+def test_tie_scores_nothing(os_driver: Driven) -> None:
     """OpenSpiel's choice undercut_on_tie=no_score: knocker 1 (AD) vs defender 1 (AH) -> 0/0.
     Also: the knock may discard the upcard just taken."""
     deal = deal_for(cards(f"{SPREAD} AD"), cards("2C 2D 2H 4C 4H 4S 8D 9D TD AH"), 1,
@@ -131,7 +131,7 @@ def test_tie_scores_nothing(os_driver: PeerDriver) -> None:
     assert (res.outcome, res.deadwood, res.points) == ("knock", (1, 1), (0, 0))
 
 
-def test_undercut_gives_difference_plus_25(os_driver: PeerDriver) -> None:
+def test_undercut_gives_difference_plus_25(os_driver: Driven) -> None:
     """SCORE.UNDERCUT with undercut_bonus 25: knocker 1 vs defender 0 -> defender 1 + 25."""
     deal = deal_for(cards(f"{SPREAD} AD"), cards("2C 2D 2H 4C 4H 4S 8D 9D TD JD"), 1,
                     card("QH"))
@@ -142,7 +142,7 @@ def test_undercut_gives_difference_plus_25(os_driver: PeerDriver) -> None:
     assert (res.outcome, res.knocker, res.points) == ("knock", 0, (0, 26))
 
 
-def test_gin_forbids_layoffs_and_scores_25(os_driver: PeerDriver) -> None:
+def test_gin_forbids_layoffs_and_scores_25(os_driver: Driven) -> None:
     """LAYOFF.AFTER-GIN (forbidden), SCORE.GIN: defender 4C 4H 4S AH = 13 -> 13 + 25 = 38."""
     deal = deal_for(cards(f"{SPREAD} QH"), cards("2C 2D 2H 4C 4H 4S 8D 9D TD AH"), 1,
                     card("8S"))
@@ -159,7 +159,7 @@ def test_gin_forbids_layoffs_and_scores_25(os_driver: PeerDriver) -> None:
     assert (res.outcome, res.deadwood, res.points) == ("gin", (0, 13), (38, 0))
 
 
-def _to_the_wall(d: PeerDriver, deal: list[int]) -> None:
+def _to_the_wall(d: Driven, deal: list[int]) -> None:
     """Both pass the upcard, then each player draws from the stock and discards that card."""
     play(d, "pass", "pass")
     for i in range(29):
@@ -167,7 +167,7 @@ def _to_the_wall(d: PeerDriver, deal: list[int]) -> None:
         play(d, "draw-stock", f"discard {_s(drawn)}")
 
 
-def test_wall_last_chance_knock_may_discard_the_taken_card(os_driver: PeerDriver) -> None:
+def test_wall_last_chance_knock_may_discard_the_taken_card(os_driver: Driven) -> None:
     """WALL.END (2 cards), WALL.LAST-CHANCE: OpenSpiel plays take_and_knock_any_discard — the
     dealer may take the 50th discard to knock and may then discard that very card."""
     nd = cards("2C 3D 4H 6C 7D 8H 9H JD QH KH")
@@ -189,7 +189,7 @@ def test_wall_last_chance_knock_may_discard_the_taken_card(os_driver: PeerDriver
     assert (res.outcome, res.knocker) == ("knock", 0)
 
 
-def test_wall_pass_voids_the_hand(os_driver: PeerDriver) -> None:
+def test_wall_pass_voids_the_hand(os_driver: Driven) -> None:
     """WALL.END / SCORE.VOID: a pass at the wall ends the hand with no score."""
     deal = list(range(52))
     os_driver.new_hand(deal, 1, {})
@@ -205,7 +205,7 @@ def test_wall_pass_voids_the_hand(os_driver: PeerDriver) -> None:
     ("3H", ["knock 4D"]),   # OKLAHOMA.KNOCK-LIMIT: upcard 3 -> limit 3
     ("AH", []),             # OKLAHOMA.ACE gin_only: limit 0, deadwood 1 cannot knock
 ])
-def test_oklahoma_knock_card(os_driver: PeerDriver, upcard: str, knocks: list[str]) -> None:
+def test_oklahoma_knock_card(os_driver: Driven, upcard: str, knocks: list[str]) -> None:
     deal = deal_for(cards(f"{SPREAD} 4D"), cards("2C 3C 2D 3D 6H 7H 9H TH QD QS"), 1,
                     card(upcard))
     os_driver.new_hand(deal, 1, {"oklahoma": True})
@@ -216,7 +216,7 @@ def test_oklahoma_knock_card(os_driver: PeerDriver, upcard: str, knocks: list[st
     assert len([a for a in os_driver.legal_actions() if a.startswith("knock")]) == 2
 
 
-def test_known_defect_eleven_card_deadwood_refuses_a_legal_knock(os_driver: PeerDriver) -> None:
+def test_known_defect_eleven_card_deadwood_refuses_a_legal_knock(os_driver: Driven) -> None:
     """KNOCK.ELIGIBLE / KNOCK.LIMIT: 5C 3D 4D 5D 6D 4H 5H 6H 2S 3S 6S may knock discarding 6S
     (3D 4D 5D 6D / 4H 5H 6H, deadwood 5C 2S 3S = 10). OpenSpiel's MinDeadwood for 11 cards
     keeps the first arrangement melding the most points (the sets of 5s and 6s) and drops its
@@ -229,7 +229,7 @@ def test_known_defect_eleven_card_deadwood_refuses_a_legal_knock(os_driver: Peer
     assert not [a for a in os_driver.legal_actions() if a.startswith("knock")]
 
 
-def test_illegal_actions_are_refused_and_change_nothing(os_driver: PeerDriver) -> None:
+def test_illegal_actions_are_refused_and_change_nothing(os_driver: Driven) -> None:
     os_driver.new_hand(list(range(52)), 0, {})
     before = os_driver.observe()
     for bad in ["draw-stock", "discard AC", "knock AC", "jump", "declare"]:
@@ -238,16 +238,16 @@ def test_illegal_actions_are_refused_and_change_nothing(os_driver: PeerDriver) -
     assert os_driver.observe() == before
 
 
-def test_rules_openspiel_cannot_play_are_refused(os_driver: PeerDriver) -> None:
+def test_rules_openspiel_cannot_play_are_refused(os_driver: Driven) -> None:
     for params in ({"first_turn": "eleven_card_start"}, {"big_gin_bonus": 31},
                    {"undercut_on_tie": "undercut"}, {"discard_taken_card": "never"}):
         assert os_driver.check_params(params)
-        with pytest.raises(PeerUnsupported):
+        with pytest.raises(Unsupported):
             os_driver.new_hand(list(range(52)), 0, params)
     assert os_driver.check_params({"knock_limit": 7, "gin_bonus": 20, "undercut_bonus": 10}) == []
 
 
-def test_queries_answered_by_openspiels_own_functions(os_driver: PeerDriver) -> None:
+def test_queries_answered_by_openspiels_own_functions(os_driver: Driven) -> None:
     """MELD.SET / MELD.RUN.NO-WRAP, DEADWOOD.MINIMUM, OKLAHOMA.ACE (gin_only: limit 0)."""
     q = os_driver.query
     assert q("meld", {"cards": ["7H", "7D", "7S"]}, {}) == {"valid": True}
@@ -261,19 +261,17 @@ def test_queries_answered_by_openspiels_own_functions(os_driver: PeerDriver) -> 
     assert q("melds-count", {"cards": tokens("3S 4S 5S 6S 7S 8S")}, {}) == {"count": 9}
 
 
-def test_known_defect_knock_query_shows_the_eleven_card_overcount(os_driver: PeerDriver) -> None:
+def test_known_defect_knock_query_shows_the_eleven_card_overcount(os_driver: Driven) -> None:
     """KNOCK.ELIGIBLE: the 11-card hand of the defect above; OpenSpiel's knock test says 12."""
     answer = os_driver.query("knock", {"cards": tokens("5C 3D 4D 5D 6D 4H 5H 6H 2S 3S 6S")}, {})
     assert answer["deadwood"] == 12 and answer["can_knock"] is False
     assert answer["best_discards"] == ["6S"]  # its 10-card count after 6S is right: 10
 
 
-def test_layoff_query_through_all_layoffs(os_driver: PeerDriver) -> None:
+def test_layoff_query_through_all_layoffs(os_driver: Driven) -> None:
     """LAYOFF.RUN, LAYOFF.SET, LAYOFF.CHAIN (unlimited): 4S and 8S extend 5S 6S 7S, 8C completes
     8S 8H 8D; after 8S is laid off, 9S fits too. Questions AllLayoffs cannot express are
     declined, never answered by the adapter itself."""
-    from ginspec.conformance.peers.model import QueryUnsupported
-
     q = os_driver.query
     table = [["5S", "6S", "7S"], ["8D", "8H", "8S"]]
     offered = ["4S", "9S", "8C", "5H"]
@@ -281,7 +279,7 @@ def test_layoff_query_through_all_layoffs(os_driver: PeerDriver) -> None:
     assert q("layoff", {"table": [["5S", "6S", "7S"]], "laid": ["8S to 5S"],
                         "cards": ["9S", "4S"]}, {}) == {"layable": ["9S", "4S"]}
     for args in ({"side": "knocker"}, {"gin": True}):
-        with pytest.raises(QueryUnsupported):
+        with pytest.raises(Unsupported):
             q("layoff", {"table": table, "cards": offered, **args}, {})
-    with pytest.raises(QueryUnsupported):  # 11 cards: MinDeadwood answers after a discard
+    with pytest.raises(Unsupported):  # 11 cards: MinDeadwood answers after a discard
         q("deadwood", {"cards": tokens("5C 3D 4D 5D 6D 4H 5H 6H 2S 3S 6S")}, {})

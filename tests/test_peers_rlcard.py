@@ -1,4 +1,4 @@
-"""The RLCard driver on scripted hands. Expected values come from the rules (clause IDs in the
+"""The RLCard adapter on scripted hands. Expected values come from the rules (clause IDs in the
 docstrings) or RLCard's documented settings; ``known quirk`` tests pin RLCard's behaviour where it
 departs from the spec, so an upstream change shows up here.
 """
@@ -8,26 +8,26 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from ginspec.conformance.peers import PeerDriver, PeerUnsupported
-from ginspec.conformance.peers.deal import deal_for, layout
-from peer_support import card, cards, driver_or_skip, tokens
+from ginspec.conformance.adapters.base import Unsupported
+from ginspec.conformance.adapters.deal_layout import deal_for, layout
+from peer_support import Driven, card, cards, driver_or_skip, tokens
 
 SPREAD = "KS KC KD 5S 6S 7S 9C TC JC"
 
 
 @pytest.fixture
-def rl_driver() -> Iterator[PeerDriver]:
+def rl_driver() -> Iterator[Driven]:
     yield driver_or_skip("rlcard")
 
 
-def play(d: PeerDriver, *actions: str) -> None:
+def play(d: Driven, *actions: str) -> None:
     for a in actions:
         legal = d.legal_actions()
         verdict = d.apply(a)
         assert verdict.accepted, f"{a!r} refused ({verdict.reason}); legal: {legal}"
 
 
-def test_forced_deal_eleven_card_start(rl_driver: PeerDriver) -> None:
+def test_forced_deal_eleven_card_start(rl_driver: Driven) -> None:
     """ELEVEN.DEAL / ELEVEN.FIRST-TURN: the non-dealer holds 11, nothing is face up, and the
     non-dealer opens by discarding (or knocking)."""
     deal = list(range(52))[::-1]
@@ -49,7 +49,7 @@ def _names(cs: tuple[int, ...]) -> list[str]:
     return [card_str(c) for c in cs]
 
 
-def test_draw_takes_the_top_of_the_stock(rl_driver: PeerDriver) -> None:
+def test_draw_takes_the_top_of_the_stock(rl_driver: Driven) -> None:
     """TURN.DRAW, DEAL.STOCK: after the opening discard the dealer may draw deck[21] or take."""
     deal = list(range(52))
     rl_driver.new_hand(deal, 0, {})
@@ -62,7 +62,7 @@ def test_draw_takes_the_top_of_the_stock(rl_driver: PeerDriver) -> None:
 
 
 def test_known_quirk_taken_card_cannot_be_discarded_but_can_be_knocked_with(
-        rl_driver: PeerDriver) -> None:
+        rl_driver: Driven) -> None:
     """TURN.DISCARD-TAKEN with discard_taken_card=never: RLCard removes ``discard QH`` after
     taking QH, but its judge builds knock actions without that filter, so ``knock QH`` is
     offered (knocker deadwood AD = 1)."""
@@ -78,7 +78,7 @@ def test_known_quirk_taken_card_cannot_be_discarded_but_can_be_knocked_with(
     assert res.deadwood is not None and res.deadwood[0] == 1
 
 
-def test_discard_taken_card_setting(rl_driver: PeerDriver) -> None:
+def test_discard_taken_card_setting(rl_driver: Driven) -> None:
     """discard_taken_card=always maps to is_allowed_to_discard_picked_up_card=True."""
     deal = deal_for(cards("QH 2C 3D 4H 6C 7D 8H 9H JD QS 2S"), cards(f"{SPREAD} AD"), 0)
     rl_driver.new_hand(deal, 0, {"discard_taken_card": "always"})
@@ -86,7 +86,7 @@ def test_discard_taken_card_setting(rl_driver: PeerDriver) -> None:
     assert "discard QH" in rl_driver.legal_actions()
 
 
-def test_gin_is_compulsory_and_names_its_own_discard(rl_driver: PeerDriver) -> None:
+def test_gin_is_compulsory_and_names_its_own_discard(rl_driver: Driven) -> None:
     """KNOCK.GIN-COMPULSORY (gin_compulsory=true): with gin available the judge offers only
     GinAction, whose discard RLCard picks (here the single deadwood card QH)."""
     deal = deal_for(cards(f"{SPREAD} 8S QH"), cards("2C 3D 4H 6C 7D 8H 9H JD QS 2S"), 1)
@@ -98,7 +98,7 @@ def test_gin_is_compulsory_and_names_its_own_discard(rl_driver: PeerDriver) -> N
     assert res.deadwood is not None and res.deadwood[0] == 0
 
 
-def test_no_layoffs_defender_deadwood_counts_fitting_cards(rl_driver: PeerDriver) -> None:
+def test_no_layoffs_defender_deadwood_counts_fitting_cards(rl_driver: Driven) -> None:
     """RLCard plays no layoffs: the defender's 8S would go on 5S 6S 7S (LAYOFF.RUN) but counts
     as deadwood. Defender 2C 2D 2H / 3C 3D 3H / 9D TD JD + 8S -> 8."""
     deal = deal_for(cards(f"{SPREAD} AD QH"), cards("2C 2D 2H 3C 3D 3H 9D TD JD 8S"), 1)
@@ -108,7 +108,7 @@ def test_no_layoffs_defender_deadwood_counts_fitting_cards(rl_driver: PeerDriver
     assert (res.outcome, res.knocker, res.deadwood) == ("knock", 0, (1, 8))
 
 
-def test_wall_take_and_play_on_then_dead_hand(rl_driver: PeerDriver) -> None:
+def test_wall_take_and_play_on_then_dead_hand(rl_driver: Driven) -> None:
     """WALL.END (2 cards): RLCard offers pick_up_discard or declare_dead_hand; after taking, the
     player discards as usual and the hand goes on (wall_action=take_and_play_on)."""
     deal = list(range(52))
@@ -130,7 +130,7 @@ def test_wall_take_and_play_on_then_dead_hand(rl_driver: PeerDriver) -> None:
     assert res.outcome == "void" and "dead hand" in res.note
 
 
-def test_illegal_actions_are_refused_and_change_nothing(rl_driver: PeerDriver) -> None:
+def test_illegal_actions_are_refused_and_change_nothing(rl_driver: Driven) -> None:
     rl_driver.new_hand(list(range(52)), 0, {})
     before = rl_driver.observe()
     for bad in ["draw-stock", "take-upcard", "discard AS", "declare", "jump"]:
@@ -139,16 +139,16 @@ def test_illegal_actions_are_refused_and_change_nothing(rl_driver: PeerDriver) -
     assert rl_driver.observe() == before
 
 
-def test_rules_rlcard_cannot_play_are_refused(rl_driver: PeerDriver) -> None:
+def test_rules_rlcard_cannot_play_are_refused(rl_driver: Driven) -> None:
     for params in ({"first_turn": "upcard_offer"}, {"gin_compulsory": False},
                    {"oklahoma": True}, {"discard_taken_card": "only_at_wall"}):
         assert rl_driver.check_params(params)
-        with pytest.raises(PeerUnsupported):
+        with pytest.raises(Unsupported):
             rl_driver.new_hand(list(range(52)), 0, params)
     assert rl_driver.check_params({"knock_limit": 5, "discard_taken_card": "always"}) == []
 
 
-def test_knock_limit_setting(rl_driver: PeerDriver) -> None:
+def test_knock_limit_setting(rl_driver: Driven) -> None:
     """KNOCK.LIMIT via going_out_deadwood_count: deadwood 4 knocks at 10, not at 3."""
     deal = deal_for(cards(f"{SPREAD} 4D QH"), cards("2C 3D 4H 6C 7D 8H 9H JD QS 2S"), 1)
     rl_driver.new_hand(deal, 1, {})
@@ -158,7 +158,7 @@ def test_knock_limit_setting(rl_driver: PeerDriver) -> None:
     assert card("QH") in rl_driver.observe().hands[0]
 
 
-def test_queries_answered_by_rlcards_own_functions(rl_driver: PeerDriver) -> None:
+def test_queries_answered_by_rlcards_own_functions(rl_driver: Driven) -> None:
     """DEADWOOD.MINIMUM and KNOCK.ELIGIBLE through RLCard's melding and judge functions: RLCard
     counts the hand OpenSpiel miscounts correctly (discard 6S, deadwood 5C 2S 3S = 10)."""
     q = rl_driver.query

@@ -108,12 +108,12 @@ def test_an_engine_declaration_names_only_catalogue_parameters() -> None:
 
 
 def _peer_adapters() -> Iterator[Any]:
-    from ginspec.conformance.peers.adapters import ADAPTERS
-    from ginspec.conformance.peers.model import PeerUnavailable
+    from ginspec.conformance.adapters.loader import PEERS, open_peer
+    from ginspec.conformance.adapters.peer import PeerUnavailable
 
-    for name, cls in sorted(ADAPTERS.items()):
+    for name in PEERS:
         try:
-            yield name, cls()
+            yield name, open_peer(name)
         except PeerUnavailable as exc:
             pytest.skip(f"{name}: {exc}")
 
@@ -129,9 +129,9 @@ def test_peer_adapters_declare_only_what_their_engine_varies() -> None:
             others = [v for v in _other_values(parameters()[pname], base[pname])
                       if _valid_change(name, pname, v) is not None]
             accepted = [v for v in others
-                        if not adapter.driver.check_params({**base, pname: v})]
+                        if not adapter.check_params({**base, pname: v})]
             if pname == "oklahoma_ace":  # only meaningful with oklahoma=true
-                accepted = [v for v in others if not adapter.driver.check_params(
+                accepted = [v for v in others if not adapter.check_params(
                     {**base, "oklahoma": True, pname: v})]
             assert accepted, f"{name} declares {pname} overridable but plays only {base[pname]!r}"
 

@@ -91,9 +91,9 @@ def test_a_declared_capability_without_new_table_hand_is_an_adapter_error(
 
 
 def test_peers_declare_no_table_capability() -> None:
-    from ginspec.conformance.peers import openspiel, reference_driver, rlcard
+    from ginspec.conformance.adapters import openspiel, rlcard
 
-    for module in (openspiel, rlcard, reference_driver):
+    for module in (openspiel, rlcard):
         assert "table-game" not in Path(module.__file__ or "").read_text(encoding="utf-8")
 
 

@@ -12,8 +12,12 @@ from __future__ import annotations
 
 import importlib
 import shlex
+from typing import TYPE_CHECKING, Final
 
 from ginspec.conformance.adapters.base import Adapter, AdapterError
+
+if TYPE_CHECKING:
+    from ginspec.conformance.adapters.peer import PeerAdapter
 
 
 def open_adapter(spec: str, *, timeout: float = 10.0, startup: float | None = None) -> Adapter:
@@ -23,7 +27,7 @@ def open_adapter(spec: str, *, timeout: float = 10.0, startup: float | None = No
 
         return ReferenceAdapter()
     if spec in ("openspiel", "rlcard"):
-        from ginspec.conformance.adapters.peer import PeerUnavailable, open_peer
+        from ginspec.conformance.adapters.peer import PeerUnavailable
 
         try:
             return open_peer(spec)
@@ -72,3 +76,23 @@ def open_adapter(spec: str, *, timeout: float = 10.0, startup: float | None = No
         f"--adapter: unknown adapter {spec!r}: expected reference, openspiel, rlcard, python:MODULE:CLASS "
         "or cmd:COMMAND"
     )
+
+
+PEERS: Final = ("openspiel", "rlcard")
+"""The named peer adapter SPECs (``--adapter openspiel``, ``--adapter rlcard``)."""
+
+
+def open_peer(name: str) -> PeerAdapter:
+    """The named peer's adapter; :class:`PeerUnavailable` with the reason when its library is
+    not installed."""
+    if name == "openspiel":
+        from ginspec.conformance.adapters.openspiel import OpenSpielAdapter
+
+        return OpenSpielAdapter()
+    if name == "rlcard":
+        from ginspec.conformance.adapters.rlcard import RLCardAdapter
+
+        return RLCardAdapter()
+    from ginspec.conformance.adapters.peer import PeerUnavailable
+
+    raise PeerUnavailable(f"unknown peer {name!r}: expected one of {', '.join(PEERS)}")

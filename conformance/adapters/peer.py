@@ -14,7 +14,7 @@ the live machine compares when present.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar, Final
+from typing import Any, ClassVar
 
 from ginspec.conformance.adapters.base import Adapter, Hello, JSONObject, Unsupported, Verdict
 from ginspec.spec.cards import Card, card_str, parse_cards
@@ -119,7 +119,8 @@ def knock_result(knocker: int, deadwood: Sequence[int], points: Sequence[int] | 
     (an undercut is the defender scoring, a tie nobody), or from the deadwood when the engine
     scores nothing (SCORE.UNDERCUT)."""
     k, d = knocker, 1 - knocker
-    outcome, winner = ("gin" if gin else "knock"), k
+    outcome = "gin" if gin else "knock"
+    winner: int | None = k
     if not gin and points is not None:
         if points[d] > 0:
             outcome, winner = "undercut", d
@@ -145,20 +146,3 @@ def void_result(scored: bool) -> JSONObject:
         out["boxes"] = [0, 0]
     return out
 
-
-PEERS: Final = ("openspiel", "rlcard")
-"""The named peer adapter SPECs (``--adapter openspiel``, ``--adapter rlcard``)."""
-
-
-def open_peer(name: str) -> PeerAdapter:
-    """The named peer's adapter; :class:`PeerUnavailable` with the reason when its library is
-    not installed."""
-    if name == "openspiel":
-        from ginspec.conformance.adapters.openspiel import OpenSpielAdapter
-
-        return OpenSpielAdapter()
-    if name == "rlcard":
-        from ginspec.conformance.adapters.rlcard import RLCardAdapter
-
-        return RLCardAdapter()
-    raise PeerUnavailable(f"unknown peer {name!r}: expected one of {', '.join(PEERS)}")

@@ -14,11 +14,10 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from ginspec.conformance.adapters.deal_layout import deal_for
 from ginspec.conformance.cases import Case
 from ginspec.conformance.cases.store import dump_case
 from ginspec.spec.cards import card_str, parse_cards
-
-from ginspec.conformance.adapters.deal_layout import deal_for
 
 ROOT = Path(__file__).resolve().parents[1] / "peers" / "regressions"
 """Where the committed regression cases live (run them with ``--suite``)."""

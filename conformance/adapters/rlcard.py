@@ -22,8 +22,6 @@ import importlib
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
-from ginspec.spec.cards import Card, card_str, parse_card, parse_cards
-
 from ginspec.conformance.adapters.actions import ActionTextError, Canonical, canonical, format_action
 from ginspec.conformance.adapters.base import JSONObject, Unsupported
 from ginspec.conformance.adapters.deal_layout import layout
@@ -34,6 +32,7 @@ from ginspec.conformance.adapters.peer import (
     knock_result,
     void_result,
 )
+from ginspec.spec.cards import Card, card_str, parse_card, parse_cards
 from ginspec.spec.errors import GinspecError
 from ginspec.spec.parameters import Value
 from ginspec.spec.profiles import ruleset

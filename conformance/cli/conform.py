@@ -175,7 +175,12 @@ def register(sub: Any) -> None:
         help="live differential mode: play seeded random hands against the reference",
     )
     p.add_argument("--seed", type=seed_arg, default=0, help="--live: first seed")
-    p.add_argument("--hands", type=int, default=20, help="--live: number of hands")
+    p.add_argument("--hands", type=_positive_int, default=20, help="--live: number of hands")
+    p.add_argument("--rules", type=Path, metavar="FILE",
+                   help="--live: the ruleset to play, a TOML file (profile = \"...\" and a [set] "
+                   "table; PROTOCOL.md, 'Rules declared by value'); instead of --profile")
+    p.add_argument("--max-examples", type=_positive_int, metavar="N",
+                   help="--live: Hypothesis examples per round (default 20)")
     p.add_argument("--out", type=Path, default=Path("."), help="--live: folder for the shrunk case")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.add_argument("-v", "--verbose", action="store_true",
@@ -224,7 +229,8 @@ def _refuse_for_mode(args: argparse.Namespace) -> None:
     given = [f"--{f}" for f in REPORT_FLAGS if getattr(args, f) is not None]
     given += ["--max-fail/-x"] if args.max_fail is not None else []
     given += ["--suite"] if args.suite else []
-    given += ["--expect-fail"] if args.expect_fail else []
+    given += ["--expect-fail"] if args.expect_fail and args.smoke else []
+    given += ["--max-examples"] if args.max_examples and not args.live else []
     given += ["--cases"] if args.cases else []
     given += ["--shard"] if args.shard else []
     given += ["a second --adapter"] if len(args.adapter) > 1 else []
@@ -232,6 +238,24 @@ def _refuse_for_mode(args: argparse.Namespace) -> None:
         what = "writes its verdict on stdout only" if mode == "--smoke" else \
             "writes the shrunk case to --out and its verdict on stdout"
         raise CaseFormatError(f"{mode}: {given[0]} is not used in this mode ({mode[2:]} {what})")
+
+
+def _of_rules(cases: list[Case], path: Path, adapters: list[str]) -> list[Case]:
+    """``--rules FILE``: only the cases of exactly that ruleset (by value), which every adapter
+    must be able to play (PROTOCOL.md, "Rules declared by value")."""
+    from ginspec.conformance.adapters.rules_file import load_rules, rules_reason
+
+    declared = load_rules(path)
+    for spec in adapters:
+        adapter = open_adapter(spec)
+        try:
+            reason = _hello(adapter).rules_reason(declared.name, declared.overrides)
+        finally:
+            adapter.close()
+        if reason is not None:
+            raise AdapterError(f"--rules {path}: {spec} cannot play these rules: {reason}")
+    return [c for c in cases if c.profile is None
+            or rules_reason(declared, c.profile, c.overrides) is None]
 
 
 def run_conform(args: argparse.Namespace) -> int:
@@ -270,6 +294,8 @@ def _conform(args: argparse.Namespace) -> int:
         raise CaseFormatError(f"--cases {args.cases!r}: no case ID matches "
                               "(see 'ginspec suite list')")
     chosen = select(cases, profiles=args.profile, pattern=args.cases, shard=shard)
+    if args.rules is not None:
+        chosen = _of_rules(chosen, args.rules, adapters)
     runs: list[Run] = []
     for i, spec in enumerate(adapters):
         expect = expects[i] if len(expects) == len(adapters) else expects[0] if expects else {}
@@ -382,26 +408,36 @@ def _run_mode(args: argparse.Namespace) -> int:
             from ginspec.conformance.smoke import smoke
 
             return smoke(adapter, hello, sys.stdout)
-        from ginspec.conformance.live import run_live
+        from ginspec.conformance.adapters.rules_file import load_rules
+        from ginspec.conformance.stateful import run_live
+        from ginspec.spec.profiles import ruleset
 
-        if len(args.profile) != 1:
-            raise CaseFormatError("--live: give exactly one --profile")
-        code: int = run_live(
-            adapter, hello, args.profile[0], args.seed, args.hands, args.out, sys.stdout
-        )
+        if args.rules is not None and args.profile:
+            raise CaseFormatError("--live: give --profile or --rules, not both")
+        if args.rules is None and len(args.profile) != 1:
+            raise CaseFormatError("--live: give exactly one --profile (or --rules FILE)")
+        rules = load_rules(args.rules) if args.rules is not None else ruleset(args.profile[0])
+        lists = args.expect_fail or []
+        if len(lists) > 1:
+            raise CaseFormatError("--live: give one --expect-fail list")
+        expect = read_expect_fail(expect_fail_path(lists[0])) if lists else {}
+        code: int = run_live(adapter, hello, rules, seed=args.seed, hands=args.hands,
+                             out=args.out, stdout=sys.stdout, expect_fail=expect,
+                             max_examples=args.max_examples)
         if code == 1:
-            _explain_shrunk_case(args, adapter, hello)
+            _explain_shrunk_case(args, adapter, hello, rules.name)
         return code
     finally:
         adapter.close()
 
 
-def _explain_shrunk_case(args: argparse.Namespace, adapter: Adapter, hello: Hello) -> None:
+def _explain_shrunk_case(args: argparse.Namespace, adapter: Adapter, hello: Hello,
+                         profile: str) -> None:
     """After a live divergence: the shrunk case file run once more against the adapter, and its
     failure explained like any other (cards, expected beside actual, clause, rerun command)."""
     from ginspec.conformance.cases import load_case
 
-    written = sorted(args.out.glob(f"live.{args.profile[0]}.s*.json"), key=lambda p: p.stat().st_mtime)
+    written = sorted(args.out.glob(f"live.{profile}.*.json"), key=lambda p: p.stat().st_mtime)
     if not written:
         return
     case = load_case(written[-1])
