@@ -19,7 +19,7 @@ from ginspec.conformance.cases import Case, CaseFormatError, load_cases
 EXPECT_FAIL_DIR: Final = Path(__file__).resolve().parent / "expect-fail"
 """The known-failure lists of the peers, shipped in the package."""
 REGRESSIONS_DIR: Final = Path(__file__).resolve().parent / "peers" / "regressions"
-"""The regression cases of the peers' differences (written by ``peers/regressions.py``)."""
+"""The regression cases of the peers' differences (written by ``adapters/peer_regressions.py``)."""
 
 
 def named_suites() -> dict[str, Path]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ginspec.conformance.peers.adapters import OpenSpielAdapter
+from ginspec.conformance.adapters.openspiel import OpenSpielAdapter
 from ginspec.spec.cards import parse_cards
 from ginspec.spec.profiles import ruleset
 
@@ -19,7 +19,7 @@ class KnockCardNine(OpenSpielAdapter):
     def new_hand(self, profile: str, overrides: Mapping[str, Any], deal: Mapping[str, Any]) -> None:
         params = {**dict(ruleset(profile, dict(overrides))), "knock_limit": 9}
         deck = parse_cards([str(t) for t in deal["deck"]])
-        self.driver.new_hand(deck, int(deal["dealer"]), params)
+        self.start(deck, int(deal["dealer"]), params)
 
 
 def reference_knock_card_nine() -> Any:
