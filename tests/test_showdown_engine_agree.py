@@ -43,7 +43,10 @@ def test_engine_accepts_and_scores_the_adjudicated_showdown(
     deal = Deal.from_hands(non_dealer, defender, taken, (), 0)
     state = HandState.new(deal, game_rules(rules, name=profile))
     decl = ruling.declaration
-    steps = ["take-upcard", f"knock {card_str(spare)}"]
+    # The upcard is taken as the first turn's offer (FIRST.UPCARD-OFFER) or, under the plain first turn,
+    # like any discard (FIRST.PLAIN).
+    take = "take-upcard" if state.rules.upcard_offer else "take-discard"
+    steps = [take, f"knock {card_str(spare)}"]
     steps.append(f"declare {_melds_text(decl.melds)}" if decl.melds else "declare")
     steps.append(f"meld {_melds_text(ruling.defence.melds)}" if ruling.defence.melds else "meld")
     if not (decl.gin and rules["layoff_after_gin"] == "forbidden"):

@@ -332,10 +332,10 @@ def variant_cases() -> Iterator[Case]:
         "straight gin: a knock leaving 5 points of deadwood is refused (only gin goes out); the "
         "player discards instead",
         profile="straight", deals=[deal], origin="negative",
-        steps=[ok(1, "take-upcard"),
+        steps=[ok(1, "take-discard", "FIRST.PLAIN"),
                refused(1, "knock QD", "KNOCK_OVER_LIMIT", "STRAIGHT.GIN-ONLY"),
                ok(1, "discard QD")],
-        clauses=["ACTION.REJECTION", "KNOCK.LIMIT", "FIRST.UPCARD-OFFER"],
+        clauses=["ACTION.REJECTION", "KNOCK.LIMIT", "FIRST.PLAIN"],
         violates=["STRAIGHT.GIN-ONLY"],
         points=[at(1, "STRAIGHT.GIN-ONLY", phase="discard", to_act=1,
                    legal_excludes=["knock QD", "knock 2C", "knock KS"]),
