@@ -11,6 +11,8 @@ from ginspec.spec.cards import card_value, parse_cards
 from ginspec.spec.formal.rules import STANDARD, VARIANTS, FormalRules
 from ginspec.spec.formal.theorems import (
     encoding_exact,
+    encoding_exact_sets,
+    encoding_pruning,
     find_naive_gap,
     naive_after_discard,
     stretch_cover,
@@ -99,3 +101,20 @@ def test_z3_finds_a_gap_in_the_full_deck() -> None:
     gap = find_naive_gap()
     assert gap is not None and gap.naive > gap.after_best_discard
     assert _naive_by_reference(list(gap.hand)) == gap.naive
+
+
+@pytest.mark.parametrize("rules", VARIANTS, ids=[r.variant for r in VARIANTS])
+def test_encoding_exact_for_sets_and_pruning(rules: FormalRules) -> None:
+    for result in (encoding_exact_sets(rules), encoding_pruning(rules)):
+        assert result.holds, (result.name, result.counterexample)
+
+
+def test_broken_set_constraint_and_pruning_fail(monkeypatch: pytest.MonkeyPatch) -> None:
+    import ginspec.spec.formal.encoding as encoding
+
+    real = encoding.z3.AtLeast
+    monkeypatch.setattr(encoding.z3, "AtLeast", lambda *args: real(*args[:-1], 2))  # sets of 2
+    assert not encoding_exact_sets(STANDARD).holds
+    monkeypatch.undo()
+    monkeypatch.setattr(encoding, "windows", lambda rules: ((0, 1, 2),))  # forgets most windows
+    assert not encoding_pruning(STANDARD).holds

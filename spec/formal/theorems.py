@@ -15,7 +15,7 @@ from typing import Final, Literal
 import z3
 from ginspec.spec.cards import NUM_CARDS, NUM_RANKS, Card, format_cards, rank_of, suit_of
 from ginspec.spec.formal.certificate import certify
-from ginspec.spec.formal.definition import run_coverable
+from ginspec.spec.formal.definition import is_set, run_coverable, run_rank_masks
 from ginspec.spec.formal.encoding import ArrangementEncoding, Presence, symbolic_hand
 from ginspec.spec.formal.rules import (
     STANDARD,
@@ -332,3 +332,67 @@ MODEL_THEOREMS: Final[tuple[tuple[str, Callable[[], TheoremResult]], ...]] = tup
     + [(f"SUIT-PERMUTATION {r.variant}", lambda r=r: suit_permutation(r)) for r in VARIANTS]
 )
 """Every model theorem with its variant, for docs and tests."""
+
+
+# --- ENCODING-EXACT, the rest: the set constraint and the pruning ---------------------------------
+
+
+def encoding_exact_sets(rules: FormalRules) -> TheoremResult:
+    """Z3, each rank, every pattern of held suits and every choice of set cards: the encoding's
+    constraints accept a choice exactly when it is no card, or 3 or 4 held cards of the rank that
+    the definition calls a set (:func:`is_set`). With ENCODING-EXACT for runs, the encoding's set
+    and run cards are exactly the definition's."""
+    started = time.perf_counter()
+    for rank in range(NUM_RANKS):
+        held = {q * NUM_RANKS + rank: z3.Bool(f"p_{q}") for q in range(4)}
+        enc = ArrangementEncoding(held, rules)
+        accepts = z3.And(*enc.constraints, *[z3.Not(r) for r in enc.run_var.values()])
+        cards = sorted(held)
+        options = []
+        for mask in range(16):
+            chosen = [cards[q] for q in range(4) if mask >> q & 1]
+            if chosen and not is_set(chosen):
+                continue
+            options.append(z3.And(*[enc.set_var[c] == bool(mask >> i & 1) for i, c in enumerate(cards)],
+                                  *[held[c] for c in chosen]))
+        truth = z3.Or(*options)
+        holds, model = _unsat(accepts != truth)
+        if not holds:
+            assert model is not None
+            return TheoremResult("ENCODING-EXACT-SETS", False, "z3+exhaustive", f"{rules!r}",
+                                 f"rank {rank}: the encoding and the definition differ",
+                                 time.perf_counter() - started)
+    return TheoremResult("ENCODING-EXACT-SETS", True, "z3+exhaustive",
+                         f"13 ranks x every held pattern x every set choice, {rules!r}", None,
+                         time.perf_counter() - started)
+
+
+def encoding_pruning(rules: FormalRules) -> TheoremResult:
+    """Exhaustive, all 8,192 rank sets of a suit: a card the encoding gives no run variable (its
+    own ``_potential`` code, run on the set) lies in no run of the set by the definition
+    (:func:`run_rank_masks`); and a card with fewer than 3 of its rank held gets no set variable
+    and is in no set (:func:`is_set` needs 3 of a rank). Such cards are deadwood in every
+    arrangement, as the encoding counts them."""
+    started = time.perf_counter()
+    runs = run_rank_masks(rules)
+    for mask in range(1 << NUM_RANKS):
+        cards = [r for r in range(NUM_RANKS) if mask >> r & 1]
+        probe = object.__new__(ArrangementEncoding)
+        probe.rules, probe.present, probe.cards = rules, dict.fromkeys(cards, True), tuple(cards)
+        may_set, may_run = probe._potential()
+        if may_set:
+            return TheoremResult("ENCODING-PRUNING", False, "exhaustive", f"{rules!r}",
+                                 f"{_suit_of_mask(mask)}: a set variable with one card a rank",
+                                 time.perf_counter() - started)
+        for r in cards:
+            in_a_run = any(run >> r & 1 and run & mask == run for run in runs)
+            if in_a_run and r not in may_run:
+                return TheoremResult("ENCODING-PRUNING", False, "exhaustive", f"{rules!r}",
+                                     f"{_suit_of_mask(mask)}: rank {r} is in a run but gets no variable",
+                                     time.perf_counter() - started)
+    return TheoremResult("ENCODING-PRUNING", True, "exhaustive", f"all 8192 rank sets of a suit, {rules!r}",
+                         None, time.perf_counter() - started)
+
+
+def _suit_of_mask(mask: int) -> str:
+    return format_cards([r for r in range(NUM_RANKS) if mask >> r & 1])
