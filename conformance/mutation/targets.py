@@ -97,9 +97,10 @@ class MutantSpec:
 
     @property
     def id(self) -> str:
-        """Stable name: ``module:function:line:family:variant`` (unique within a run)."""
+        """Stable name: ``module:function:family:node.variant`` (the node's number in the
+        function's walk, so edits elsewhere in the module keep it)."""
         s = self.site
-        return f"{self.target.module}:{self.target.qualname}:{s.line}:{s.family}:{s.index}.{s.variant}"
+        return f"{self.target.module}:{self.target.qualname}:{s.family}:{s.index}.{s.variant}"
 
     def to_json(self) -> dict[str, Any]:
         return {"id": self.id, "module": self.target.module, "function": self.target.qualname,
