@@ -11,6 +11,7 @@ from ginspec.spec.cards import card_value, parse_cards
 from ginspec.spec.formal.rules import STANDARD, VARIANTS, FormalRules
 from ginspec.spec.formal.theorems import (
     encoding_exact,
+    encoding_exact_discard,
     encoding_exact_sets,
     encoding_pruning,
     find_naive_gap,
@@ -118,3 +119,22 @@ def test_broken_set_constraint_and_pruning_fail(monkeypatch: pytest.MonkeyPatch)
     monkeypatch.undo()
     monkeypatch.setattr(encoding, "windows", lambda rules: ((0, 1, 2),))  # forgets most windows
     assert not encoding_pruning(STANDARD).holds
+
+
+def test_discard_constraint_and_its_broken_twin(monkeypatch: pytest.MonkeyPatch) -> None:
+    import ginspec.spec.formal.encoding as encoding
+
+    result = encoding_exact_discard()
+    assert result.holds, result.counterexample
+    real = encoding.z3
+
+    class LooseZ3:  # the encoding's z3, with "exactly one discard" weakened to "at most one"
+        def __getattr__(self, name: str) -> object:
+            return getattr(real, name)
+
+        @staticmethod
+        def PbEq(terms: object, k: int) -> object:
+            return real.PbLe(terms, k)
+
+    monkeypatch.setattr(encoding, "z3", LooseZ3())
+    assert not encoding_exact_discard().holds

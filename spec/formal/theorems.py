@@ -334,7 +334,7 @@ MODEL_THEOREMS: Final[tuple[tuple[str, Callable[[], TheoremResult]], ...]] = tup
 """Every model theorem with its variant, for docs and tests."""
 
 
-# --- ENCODING-EXACT, the rest: the set constraint and the pruning ---------------------------------
+# --- ENCODING-EXACT, the rest: the set constraint, the discard constraint, the pruning ----------
 
 
 def encoding_exact_sets(rules: FormalRules) -> TheoremResult:
@@ -364,6 +364,27 @@ def encoding_exact_sets(rules: FormalRules) -> TheoremResult:
                                  time.perf_counter() - started)
     return TheoremResult("ENCODING-EXACT-SETS", True, "z3+exhaustive",
                          f"13 ranks x every held pattern x every set choice, {rules!r}", None,
+                         time.perf_counter() - started)
+
+
+def encoding_exact_discard() -> TheoremResult:
+    """Z3, every hand of the deck: with a discard and no card in a meld, the encoding accepts a
+    choice of discarded cards exactly when it is one held card (KNOCK.ELIGIBLE); and in any
+    arrangement the discarded card is in no meld."""
+    started = time.perf_counter()
+    hand = symbolic_hand("h")
+    enc = ArrangementEncoding(hand, STANDARD, discard=True)
+    d = enc.discard_var
+    no_melds = [z3.Not(v) for v in (*enc.set_var.values(), *enc.run_var.values())]
+    truth = z3.And(z3.PbEq([(d[c], 1) for c in range(NUM_CARDS)], 1),
+                   *[z3.Implies(d[c], hand[c]) for c in range(NUM_CARDS)])
+    exact, _ = _unsat(*no_melds, z3.And(*enc.constraints) != truth)
+    excluded, _ = _unsat(*enc.constraints, z3.Or(*[z3.And(d[c], z3.Or(enc.in_set(c), enc.in_run(c)))
+                                                   for c in range(NUM_CARDS)]))
+    holds = exact and excluded
+    why = None if holds else ("the discard choices differ from one held card" if not exact
+                              else "a discarded card can be in a meld")
+    return TheoremResult("ENCODING-EXACT-DISCARD", holds, "z3", "every subset of the deck", why,
                          time.perf_counter() - started)
 
 
