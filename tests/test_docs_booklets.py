@@ -24,7 +24,7 @@ SYSTEMS: dict[str, tuple[str, dict[str, Any]]] = {
     "partnership": ("partnership", {}),
     "hollywood": ("hollywood", {}),
 }
-"""The booklets issue 18 asks for: the four seed systems (Serbian at two and at three or four
+"""The booklets: the four seed systems (Serbian at two and at three or four
 players) and the variants users choose."""
 
 

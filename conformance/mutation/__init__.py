@@ -1,5 +1,5 @@
 """Systematic mutants of the reference, beside the hand-written ones of
-:mod:`ginspec.conformance.mutants` (issue 12, item 7).
+:mod:`ginspec.conformance.mutants`.
 
 :mod:`~ginspec.conformance.mutation.operators` enumerates and applies the mutation operators on
 a function's syntax tree; :mod:`~ginspec.conformance.mutation.targets` says which functions of
