@@ -36,6 +36,7 @@ from ginspec.conformance.adapters.base import (
     Unsupported,
 )
 from ginspec.conformance.cases import Case, CaseFormatError
+from ginspec.conformance.cases.expectations import Plan, choose
 from ginspec.conformance.compare import (
     Mismatch,
     check_checkpoint,
@@ -77,17 +78,23 @@ class Outcome:
     message: str = ""
     seconds: float = 0.0
     actual: Any = None
+    profile: str | None = None
+    """The ruleset the case was played under (a game case: one of its ``rulesets``)."""
+    automatic: bool = False
+    """Played to the knock, the engine settling the showdown (``melding.automatic``)."""
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
             "id": self.case.id,
             "status": self.status,
             "kind": self.case.kind,
-            "profile": self.case.profile,
+            "profile": self.profile or self.case.profile,
             "clauses": list(self.case.clauses),
             "fingerprint": self.case.fingerprint,
             "seconds": round(self.seconds, 6),
         }
+        if self.automatic:
+            out["showdown"] = "automatic"
         if self.culprit:
             out["culprit"] = self.culprit
         if self.suspects:
@@ -171,8 +178,25 @@ def read_expect_fail(path: Path) -> dict[str, str]:
 
 def skip_reason(case: Case, hello: Hello) -> str | None:
     """Why ``case`` may not be sent to this adapter (None when it may)."""
+    chosen = resolve(case, hello)
+    return chosen if isinstance(chosen, str) else None
+
+
+def resolve(case: Case, hello: Hello, profiles: Iterable[str] | None = None) -> Plan | str | None:
+    """The plan a game case is played by under the adapter's declarations (None for a query
+    the adapter may answer), or why it is skipped. ``profiles`` (``--profile``) narrows the
+    rulesets a game case may be played under."""
     if case.deals and "deal.engine" in hello.capabilities:
         return "deal.engine: the engine deals itself, the case has a fixed deal (PROTOCOL.md)"
+    if case.kind != "query":
+        wanted = None if profiles is None else set(profiles)
+
+        def allowed(profile: str) -> str | None:
+            if wanted is not None and profile not in wanted:
+                return f"profile {profile} not selected"
+            return hello.rules_reason(profile, case.overrides)
+
+        return choose(case, hello.profiles, hello.capabilities, allowed)
     rules = hello.rules_reason(case.profile, case.overrides)  # profile + values (base.Hello)
     missing = [c for c in case.requires if c not in hello.capabilities]
     if rules is not None and (not missing or not rules.startswith("override")):
@@ -193,7 +217,7 @@ def select(
     wanted = set(profiles)
     out = []
     for case in cases:
-        if wanted and case.profile is not None and case.profile not in wanted:
+        if wanted and case.profile is not None and not wanted & playable_profiles(case):
             continue
         if pattern and not fnmatch.fnmatchcase(case.id, pattern):
             continue
@@ -203,12 +227,20 @@ def select(
     return out
 
 
+def playable_profiles(case: Case) -> set[str]:
+    """Every profile the case has expectations for (its own, and its ``rulesets``)."""
+    out = {p for e in case.rulesets for p in e["profiles"]}
+    if case.profile is not None:
+        out.add(case.profile)
+    return out
+
+
 class Runner:
     """Runs cases against one adapter."""
 
     def __init__(
         self, adapter: Adapter, hello: Hello, expect_fail: Mapping[str, str] | None = None,
-        *, max_restarts: int = MAX_RESTARTS,
+        profiles: Iterable[str] | None = None, *, max_restarts: int = MAX_RESTARTS,
     ):
         self.adapter = adapter
         self.max_restarts = max_restarts
@@ -216,6 +248,8 @@ class Runner:
         """Cases in a row that ended in a fault needing a restart."""
         self.gave_up = ""
         self.hello = hello
+        self.profiles = None if profiles is None else tuple(profiles)
+        """``--profile``: play game cases under these of the declared profiles only."""
         self.expect_fail = dict(expect_fail or {})
         self.codes = "rejection-codes" in hello.capabilities
         self.legal = "legal-actions" in hello.capabilities
@@ -241,16 +275,16 @@ class Runner:
         return summary
 
     def run_case(self, case: Case) -> Outcome:
-        reason = skip_reason(case, self.hello)
-        if reason is not None:
-            return Outcome(case, "skip", message=reason)
+        chosen = resolve(case, self.hello, self.profiles or None)
+        if isinstance(chosen, str):
+            return Outcome(case, "skip", message=chosen)
         if self.gave_up:
             return self._expected(Outcome(case, "error", where="adapter",
                                           message=f"not run: {self.gave_up}"))
         start = time.perf_counter()
         self._opened = False
         try:
-            outcome = self._play(case)
+            outcome = self._play(case) if chosen is None else self._play_game(case, chosen)
             self.adapter.end_case()
             self._failures = 0
         except Unsupported as declined:
@@ -313,12 +347,10 @@ class Runner:
                 self._failures = self.max_restarts
                 self._restart(str(exc))
 
-    def _culprit(self, case: Case, preferred: str | None = None) -> str:
+    def _culprit(self, case: Case, preferred: str | None = None) -> str | None:
         if preferred:
             return preferred
-        if case.violates:
-            return case.violates[0]
-        return case.clauses[0]
+        return _first_clause(case)
 
     def _play(self, case: Case) -> Outcome:
         if case.kind == "query":
@@ -331,17 +363,19 @@ class Runner:
             bad = check_query(str(q["what"]), q, case.expect, case.overrides, answer,
                               profile=case.profile, codes=self.codes)
             if bad:
-                return Outcome(
-                    case,
-                    "fail",
-                    self._culprit(case, _result_blame(case, bad.field)
-                                  or (case.decides[0] if case.decides else None)),
-                    where="query",
-                    mismatch=bad,
-                    actual=dict(answer),
-                )
+                blame = _result_blame(case, bad.field) or \
+                    (case.decides[0] if len(case.decides) == 1 else None) or \
+                    RESULT_CLAUSES.get(bad.field)
+                return Outcome(case, "fail", self._culprit(case, blame), where="query",
+                               mismatch=bad, actual=dict(answer),
+                               suspects=tuple(c for c in case.clauses if c != blame))
             return Outcome(case, "pass")
-        profile = case.profile or ""
+        raise AdapterFault(f"case {case.id}: a game case without a plan", kind="internal")
+
+    def _play_game(self, case: Case, plan: Plan) -> Outcome:
+        """Play ``plan`` (the case under one ruleset) and judge it from its data alone; the
+        clause blamed is the one recorded for the first expectation that differs."""
+        profile = plan.profile
         if case.kind == "hand":
             self.adapter.new_hand(profile, case.overrides, case.deals[0])
         elif case.kind == "table-hand":
@@ -350,9 +384,9 @@ class Runner:
             self.adapter.new_match(profile, case.overrides, case.deals)
         self._opened = True
         points: dict[int, list[dict[str, Any]]] = {}
-        for point in case.checkpoints:
+        for point in plan.checkpoints:
             points.setdefault(int(point["after"]), []).append(point)
-        steps = case.steps
+        steps = plan.steps
         for i in range(len(steps) + 1):
             for point in points.get(i, []):
                 bad = self._checkpoint(point)
@@ -360,8 +394,9 @@ class Runner:
                     last = steps[i - 1].get("clause") if i > 0 else None
                     suspects = phase_clauses(bad.expected, bad.actual) \
                         if bad.field == "phase" else ()
-                    return Outcome(case, "fail", self._culprit(case, point.get("clause") or last),
-                                   step=i, where="checkpoint", mismatch=bad, suspects=suspects)
+                    return Outcome(case, "fail", point.get("clause") or last or
+                                   _first_clause(case), step=i, where="checkpoint",
+                                   mismatch=bad, suspects=suspects, profile=profile, automatic=plan.automatic)
             if i == len(steps):
                 break
             step = steps[i]
@@ -374,21 +409,23 @@ class Runner:
             if bad:
                 want = step["expect"]
                 expected_code = None if want == "accepted" else str(want["rejected"])
-                return Outcome(case, "fail", self._culprit(case, step.get("clause")), step=i,
+                return Outcome(case, "fail", step.get("clause") or _first_clause(case), step=i,
                                where="step", mismatch=bad,
                                suspects=code_clauses(expected_code, verdict.code)
-                               + self._phase_suspects())
-        expected = case.result
+                               + self._phase_suspects(), profile=profile, automatic=plan.automatic)
+        expected = plan.result
         if expected is not None:
             actual = self.adapter.result()
             bad = check_result(expected, actual)
             if bad:
                 name = bad.field.removeprefix("result.")
-                blame = (_result_blame(case, name) or (case.decides[0] if case.decides else None)
-                         or RESULT_CLAUSES.get(name))
-                return Outcome(case, "fail", self._culprit(case, blame), where="result",
-                               mismatch=bad, actual=actual, suspects=case.decides)
-        return Outcome(case, "pass")
+                if name == "result":  # no result at all: the clause deciding how it ends
+                    name = "outcome"
+                blame = plan.blame.get(name) or _result_blame(case, name) \
+                    or RESULT_CLAUSES.get(name) or _first_clause(case)
+                return Outcome(case, "fail", blame, where="result", mismatch=bad,
+                               actual=actual, suspects=case.decides, profile=profile, automatic=plan.automatic)
+        return Outcome(case, "pass", profile=profile, automatic=plan.automatic)
 
     def _phase_suspects(self) -> tuple[str, ...]:
         """The clause of the phase the adapter is in after a diverging step (best effort)."""
@@ -409,6 +446,15 @@ class Runner:
         return check_checkpoint(
             {k: v for k, v in point.items() if k != "clause"}, observation, legal
         )
+
+
+def _first_clause(case: Case) -> str | None:
+    """The clause a failing case is about when no expectation names one: the one it violates
+    or decides, or its only clause; never a guess among several."""
+    for group in (case.violates, case.decides):
+        if len(group) == 1:
+            return group[0]
+    return case.clauses[0] if len(case.clauses) == 1 else None
 
 
 def _result_blame(case: Case, name: str) -> str | None:

@@ -101,6 +101,9 @@ SEMANTIC_FIELDS: Final = (
     "steps",
     "checkpoints",
     "result",
+    "blame",
+    "rulesets",
+    "unplayable",
 )
 """The fields a fingerprint covers: the question and its expected answer, not the prose."""
 
@@ -124,6 +127,9 @@ FIELD_ORDER: Final = (
     "steps",
     "checkpoints",
     "result",
+    "blame",
+    "rulesets",
+    "unplayable",
 )
 
 
@@ -246,6 +252,21 @@ class Case:
     def result(self) -> dict[str, JSON] | None:
         value = self.data.get("result")
         return None if value is None else dict(value)
+
+    @property
+    def blame(self) -> dict[str, str]:
+        """The clause deciding each result field (case format 2)."""
+        return dict(self.data.get("blame", {}))
+
+    @property
+    def rulesets(self) -> list[dict[str, JSON]]:
+        """The expectations under each ruleset that plays the scenario (case format 2)."""
+        return list(self.data.get("rulesets", []))
+
+    @property
+    def unplayable(self) -> list[dict[str, JSON]]:
+        """The profiles that cannot play the scenario, grouped by the reason (case format 2)."""
+        return list(self.data.get("unplayable", []))
 
     def to_json(self) -> str:
         """The stored text (see :func:`format_case`)."""

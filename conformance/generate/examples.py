@@ -47,7 +47,7 @@ class Unconverted:
 
 def _source(ex: Example) -> dict[str, Any]:
     clause = registry()[ex.clause]
-    return {"spec": f"{clause.path}:{ex.line}", "example": ex.id}
+    return {"spec": f"{clause.path}#{ex.id}", "example": ex.id}
 
 
 def _base(

@@ -31,7 +31,7 @@ def _base(ex: Example, what: str, description: str) -> dict[str, Any]:
         "profile": d.get("profile"),
         "overrides": dict(d.get("overrides", {})) | dict(d.get("params", {})),
         "requires": [f"query.{what}"],
-        "source": {"spec": f"{clause.path}:{ex.line}", "example": ex.id},
+        "source": {"spec": f"{clause.path}#{ex.id}", "example": ex.id},
     }
 
 

@@ -164,8 +164,14 @@ def read_manifest(folder: Path = SUITE_DIR) -> dict[str, Any]:
 
 def build(folder: Path = SUITE_DIR, progress: Progress = _quiet) -> BuiltSuite:
     """Build the suite in memory: check every case against the schema and the retired IDs."""
+    from ginspec.conformance.generate.rulesets import owners, with_rulesets
+    from ginspec.spec.profiles import profiles
+
     raw, notes = gather(progress)
     cases = dedupe(raw)
+    owned = owners(cases, tuple(profiles()))
+    cases = [with_rulesets(c, owned[c.id]) if c.id in owned else c for c in cases]
+    progress("replayed under every ruleset", len(owned))
     for case in cases:
         parse_case(json.loads(case.to_json()), case_path(case))
     progress("checked against the schema", len(cases))

@@ -140,7 +140,7 @@ EXAMPLE_KINDS: Final = ("table-penalty", "prize", "three-rotation", "partnership
 
 
 def _example_source(ex: Example) -> dict[str, Any]:
-    return {"spec": f"{registry()[ex.clause].path}:{ex.line}", "example": ex.id}
+    return {"spec": f"{registry()[ex.clause].path}#{ex.id}", "example": ex.id}
 
 
 def system_example(ex: Example) -> list[Case]:

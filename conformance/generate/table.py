@@ -244,7 +244,7 @@ def table_play_example(ex: Example) -> list[Case]:
     return [script.case(f"spec.{ex.id}", "spec-example",
                         f"a table position of {len(d['hands'])} players after "
                         f"{len(d['actions'])} actions ({ex.clause})",
-                        {"spec": f"{clause.path}:{ex.line}", "example": ex.id},
+                        {"spec": f"{clause.path}#{ex.id}", "example": ex.id},
                         result or None)]
 
 

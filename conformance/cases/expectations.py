@@ -1,0 +1,122 @@
+"""What a game case expects under one ruleset: its case's own expectations with the ``rulesets``
+entry of that profile laid over them (case format 2; see conformance/CASES.md).
+
+The runner judges from this data alone. A case of format 1 (no ``rulesets``) expects its own
+profile only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Final
+
+from ginspec.conformance.cases.model import Case
+
+AUTOMATIC: Final = ("layoff.automatic", "melding.automatic")
+
+
+@dataclass(frozen=True)
+class Plan:
+    """The steps to play, the checkpoints and the result to expect under ``profile``."""
+
+    profile: str
+    steps: tuple[dict[str, Any], ...]
+    checkpoints: tuple[dict[str, Any], ...]
+    result: dict[str, Any] | None
+    blame: dict[str, str]
+    requires: tuple[str, ...]
+    automatic: bool = False
+
+
+def _entries(case: Case) -> list[dict[str, Any]]:
+    entries = case.rulesets
+    if not entries and case.profile is not None:
+        return [{"profiles": [case.profile]}]
+    return entries
+
+
+def plan(case: Case, entry: Mapping[str, Any], profile: str) -> Plan:
+    """``case``'s expectations overlaid with ``entry`` (one of its ``rulesets``)."""
+    stop = entry.get("stop")
+    steps = case.steps if stop is None else case.steps[: int(stop)]
+    verdicts = entry.get("verdicts", {})
+    out = []
+    for i, step in enumerate(steps):
+        changed = verdicts.get(str(i))
+        if changed is None:
+            out.append(step)
+            continue
+        new = {k: v for k, v in step.items() if k not in ("expect", "clause")}
+        if isinstance(changed, dict) and "expect" in changed:
+            new["expect"] = changed["expect"]
+            if "clause" in changed:
+                new["clause"] = changed["clause"]
+        else:
+            new["expect"] = changed
+        out.append(new)
+    if "checkpoints" in entry:
+        points = list(entry["checkpoints"])
+    else:
+        points = [p for p in case.checkpoints if stop is None or int(p["after"]) <= int(stop)]
+    if stop is None:
+        result = entry.get("result", case.result)
+        blame = entry.get("blame", case.blame)
+    else:
+        result = entry.get("result")
+        blame = entry.get("blame", {})
+    return Plan(profile, tuple(out), tuple(points), None if result is None else dict(result),
+                dict(blame), tuple(entry.get("requires", case.requires)),
+                entry.get("showdown") == "automatic")
+
+
+def plans(case: Case, profile: str) -> list[Plan]:
+    """The case's plans under ``profile``: the explicit one first, then the automatic one."""
+    found = [plan(case, e, profile) for e in _entries(case) if profile in e["profiles"]]
+    return sorted(found, key=lambda p: p.automatic)
+
+
+def choose(case: Case, declared: Sequence[str], capabilities: Sequence[str],
+           allowed: Callable[[str], str | None]) -> Plan | str:
+    """The plan an engine plays ``case`` by, or why it plays none.
+
+    ``allowed(profile)`` says why the engine may not play the case's overrides under a profile
+    (None: it may; a profile it declared, or one whose values equal the rules it declared by
+    value). The case's own profile is tried first, then the declared profiles in their order,
+    then the case's other rulesets; an explicit plan is preferred to an automatic one."""
+    listed = [p for e in _entries(case) for p in e["profiles"]]
+    order = dict.fromkeys(p for p in (case.profile, *declared, *listed) if p is not None)
+    missing: list[str] = []
+    seen = False
+    first_reason = None
+    for profile in order:
+        reason = allowed(profile)
+        if reason is not None:
+            first_reason = first_reason or reason
+            continue
+        for candidate in plans(case, profile):
+            seen = True
+            lacking = [c for c in candidate.requires if c not in capabilities]
+            if not lacking:
+                return candidate
+            if not missing or len(lacking) < len(missing):
+                missing = lacking
+    if seen:
+        return f"capability {', '.join(missing)} not declared"
+    ok = [p for p in order if allowed(p) is None]
+    if ok and not str(first_reason).startswith("override"):
+        return _not_playable(case, ok)
+    return first_reason or f"profile {case.profile} not declared"
+
+
+def _not_playable(case: Case, profiles: Sequence[str]) -> str:
+    if not case.rulesets or not profiles:
+        return f"profile {case.profile} not declared"
+    reasons = []
+    for group in case.unplayable:
+        names = [p for p in group["profiles"] if p in profiles]
+        if names:
+            reasons.append(f"{', '.join(names)}: {group['reason']}")
+    if reasons:
+        return "not playable under " + "; ".join(reasons)
+    return "no declared profile (" + ", ".join(profiles) + ") plays it"

@@ -1,0 +1,510 @@
+"""Scenarios under every ruleset (``ginspec suite build``): the expectations of a hand, match or
+table case for each profile that can play it, and the best-play result for engines that settle
+the showdown themselves.
+
+A game case is a *scenario* (its deals and its actions) plus the expectations of the ruleset it
+was written for. The builder replays the scenario with the reference under every profile (with
+the case's overrides) and records, where the profile plays it, that ruleset's expectations: the
+verdict of every step (with the clause that decides it), the observations at the case's
+checkpoints, and the result (with the clause deciding each field). Rulesets that agree share one
+entry of the case's ``rulesets`` list; the runner picks the entry of a profile the engine
+declares and judges from that data alone (it never calls the reference).
+
+Where a ruleset parts from the scenario (a step accepted under the case's own profile is refused
+under it, or the other way round) the entry *stops* at that step: it expects the step's verdict
+under the ruleset and nothing after it. A scenario whose very first step parts is not playable
+under that ruleset and gets no entry.
+
+For engines that meld and lay off by themselves (``melding.automatic`` and
+``layoff.automatic``) the scenario stops at the knock and the entry's ``automatic`` result is the
+spec's best play (SHOWDOWN.BEST-PLAY, SHOWDOWN.DEFENDER-SPREAD, LAYOFF.*), found by
+:func:`ginspec.reference.adjudicate.adjudicate` and played out by the reference engine.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Final
+
+from ginspec.conformance.cases import Case
+from ginspec.spec.errors import GinspecError
+
+GAME_KINDS: Final = ("hand", "match", "table-hand")
+SHOWDOWN_PHASES: Final = frozenset({"declare", "defender-meld", "defender-layoff",
+                                    "knocker-layoff"})
+LAYOFF_PHASES: Final = frozenset({"defender-meld", "defender-layoff", "knocker-layoff"})
+EXPLICIT_CAPABILITIES: Final = frozenset({"melding.explicit", "layoff.explicit", "legal-actions",
+                                          "rejection-codes"})
+"""Capabilities the builder decides from a case's steps and checkpoints, not from its family."""
+AUTOMATIC: Final = ("layoff.automatic", "melding.automatic")
+RESULT_BLAME_DEFAULT: Final[dict[str, str]] = {
+    "outcome": "SHOWDOWN.COMPARE",
+    "knocker": "KNOCK.ELIGIBLE",
+    "winner": "SCORE.HAND-WINNER",
+    "deadwood": "DEADWOOD.MINIMUM",
+}
+"""The clause deciding a result field when the scoring trail names no more specific one."""
+
+
+class NotReplayable(GinspecError):
+    """The reference does not reproduce a case's own expectations (a builder bug: fail the
+    build rather than record two truths)."""
+
+
+@dataclass(frozen=True)
+class Played:
+    """A scenario replayed under one ruleset: what the reference answered."""
+
+    verdicts: tuple[Any, ...]
+    """Per step played: ``"accepted"`` or ``{"rejected": CODE}``."""
+    clauses: tuple[str | None, ...]
+    """Per step played: the clause that permits or refuses it."""
+    checkpoints: tuple[dict[str, Any], ...]
+    result: dict[str, Any] | None
+    blame: dict[str, str]
+    stop: int | None
+    """Steps played when the ruleset parted from the scenario (None: all of them)."""
+
+
+def _driver(case: Case, profile: str) -> Any:
+    from ginspec.conformance.adapters.reference import ReferenceAdapter
+
+    adapter = ReferenceAdapter()
+    if case.kind == "hand":
+        adapter.new_hand(profile, case.overrides, case.deals[0])
+    elif case.kind == "match":
+        adapter.new_match(profile, case.overrides, case.deals)
+    else:
+        adapter.new_table_hand(profile, case.overrides, case.deals[0])
+    return adapter
+
+
+def _hand_state(adapter: Any) -> Any:
+    """The reference HandState behind a two-player hand or match adapter (None at the table)."""
+    from ginspec.conformance.adapters.reference_game import GameDriver
+
+    game = adapter._driver()
+    return game.state() if isinstance(game, GameDriver) else None
+
+
+def _observe(adapter: Any, point: Mapping[str, Any]) -> dict[str, Any]:
+    """The fields ``point`` checks, as the reference answers them now."""
+    fields = [k for k in point if k not in ("after", "clause")]
+    legal_keys = ("legal_actions", "legal_count", "legal_includes", "legal_excludes")
+    legal = adapter.legal_actions() if any(k in legal_keys for k in fields) else []
+    obs = adapter.observe()
+    out: dict[str, Any] = {"after": point["after"]}
+    for name in fields:
+        if name == "legal_actions":
+            out[name] = sorted(legal)
+        elif name == "legal_count":
+            out[name] = len(legal)
+        elif name == "legal_includes":
+            out[name] = [a for a in point[name] if a in legal]
+        elif name == "legal_excludes":
+            out[name] = [a for a in point[name] if a not in legal]
+        else:
+            out[name] = obs.get(name)
+    if "clause" in point:
+        out["clause"] = point["clause"]
+    return out
+
+
+def _step_clause(state: Any, player: Any, action: str, accepted: bool) -> str | None:
+    """The clause permitting an accepted action, or the one its refusal names."""
+    from ginspec.conformance.generate.playouts import action_clause, engine_player
+
+    if state is None:
+        return None
+    if accepted:
+        return action_clause(state, action)
+    rejection = state.rejection(action, engine_player(player))
+    return None if rejection is None else rejection.clause
+
+
+def _result_blame(adapter: Any, case: Case) -> dict[str, str]:
+    """The clause deciding each result field: the scoring trail of the finished hand."""
+    state = _hand_state(adapter)
+    blame: dict[str, str] = {}
+    if state is not None and case.kind == "hand" and state.result is not None:
+        trail = [c for c in state.result.score.clauses if c.startswith(("SCORE.", "GIN.",
+                                                                          "KNOCK."))]
+        outcome_clause = next((c for c in trail if c != "SCORE.HAND-WINNER"), None)
+        if outcome_clause:
+            blame["outcome"] = outcome_clause
+            blame["points"] = outcome_clause
+        if "SCORE.HAND-WINNER" in state.result.score.clauses:
+            blame["winner"] = "SCORE.HAND-WINNER"
+        if any(s.get("action", "").startswith("layoff") for s in case.steps):
+            blame["deadwood"] = "LAYOFF.TARGET"
+        if state.result.boxes != (0, 0):
+            blame["boxes"] = "MATCH.BOX"
+    source = case.data.get("source", {})
+    for key, value in source.items():
+        if key.startswith("blame.") and case.kind != "hand":
+            blame[key.removeprefix("blame.")] = str(value)
+    return blame
+
+
+def replay(case: Case, profile: str) -> Played | None:
+    """``case``'s scenario under ``profile`` (and the case's overrides); None when the profile
+    cannot deal it or parts from it at the first step."""
+    try:
+        adapter = _driver(case, profile)
+    except GinspecError:
+        return None
+    points: dict[int, list[dict[str, Any]]] = {}
+    for point in case.checkpoints:
+        points.setdefault(int(point["after"]), []).append(point)
+    verdicts: list[Any] = []
+    clauses: list[str | None] = []
+    seen: list[dict[str, Any]] = []
+    steps = case.steps
+    stop: int | None = None
+    for i in range(len(steps) + 1):
+        seen.extend(_observe(adapter, p) for p in points.get(i, []))
+        if i == len(steps):
+            break
+        step = steps[i]
+        state = _hand_state(adapter)
+        player = step["player"]
+        verdict = adapter.apply(player if player == "chance" else int(player), step["action"])
+        clause = _step_clause(state, player, str(step["action"]), verdict.accepted)
+        verdicts.append("accepted" if verdict.accepted else {"rejected": verdict.code})
+        clauses.append(clause or step.get("clause"))
+        if verdict.accepted != (step["expect"] == "accepted"):
+            if i == 0:
+                return None
+            stop = i + 1
+            break
+    result = adapter.result() if stop is None and case.result is not None else None
+    if stop is None and case.result is not None and result is None:
+        stop = len(steps)  # every step plays, but the hand goes on: no result to expect
+    if result is not None and case.result is not None:  # the fields the case checks
+        result = {k: v for k, v in result.items() if k in case.result}
+    result = _drop_boxes(result, profile, case.overrides)
+    blame = {k: v for k, v in _result_blame(adapter, case).items() if k in (result or {})}
+    return Played(tuple(verdicts), tuple(clauses), tuple(seen), result, blame, stop)
+
+
+def _drop_boxes(result: dict[str, Any] | None, profile: str,
+                overrides: Mapping[str, Any]) -> dict[str, Any] | None:
+    """A ruleset without a box bonus has no boxes (PROTOCOL.md, result fields): not expected."""
+    from ginspec.spec.profiles import ruleset
+
+    if result is None or "boxes" not in result:
+        return result
+    if ruleset(profile, dict(overrides)).get("box_bonus", 0):
+        return result
+    return {k: v for k, v in result.items() if k != "boxes"}
+
+
+def automatic(case: Case, profile: str) -> Played | None:
+    """The scenario up to its knock, then the spec's best play (SHOWDOWN.BEST-PLAY): what an
+    engine that melds and lays off by itself must reach. None without an accepted knock."""
+    if case.kind != "hand":
+        return None
+    from ginspec.conformance.adapters.reference_game import hand_result
+
+    knock = next((i for i, s in enumerate(case.steps)
+                  if str(s["action"]).startswith(("knock", "big-gin"))
+                  and s["expect"] == "accepted"), None)
+    if knock is None:
+        return None
+    head = Case.make(**{**{k: v for k, v in case.data.items()
+                           if k not in ("format", "fingerprint", "rulesets")},
+                        "steps": case.steps[:knock + 1],
+                        "checkpoints": [p for p in case.checkpoints if p["after"] <= knock],
+                        "result": None})
+    played = replay(head, profile)
+    if played is None or played.stop is not None:
+        return None
+    adapter = _driver(head, profile)
+    for step in head.steps:
+        adapter.apply(int(step["player"]), str(step["action"]))
+    state = _hand_state(adapter)
+    if state is None or state.phase.value != "declare" or state.knocker is None:
+        return None
+    state, ruling = best_play(state)
+    result = _drop_boxes(hand_result(state), profile, case.overrides)
+    if result is None:
+        raise NotReplayable(f"{case.id}: best play under {profile} did not end the hand")
+    blame = {"outcome": "SHOWDOWN.BEST-PLAY", "deadwood": "SHOWDOWN.DEFENDER-SPREAD"}
+    trail = [t["clause"] for t in ruling["trail"]]
+    if any(c.startswith("LAYOFF.") for c in trail):
+        blame["deadwood"] = next(c for c in trail if c.startswith("LAYOFF."))
+    score = [c for c in state.result.score.clauses if c.startswith("SCORE.")
+             and c != "SCORE.HAND-WINNER"] if state.result else []
+    if score:
+        blame["outcome"] = blame["points"] = score[0]
+    blame["winner"] = "SCORE.HAND-WINNER"
+    blame = {k: v for k, v in blame.items() if k in result}
+    return Played(played.verdicts, played.clauses, played.checkpoints, result, blame, None)
+
+
+def best_play(state: Any) -> tuple[Any, dict[str, Any]]:
+    """The hand finished from its ``declare`` phase by the spec's best play (SHOWDOWN.BEST-PLAY):
+    the reference's adjudication of the two hands, played out as actions; and the ruling."""
+    from ginspec.reference.adjudicate import adjudicate
+    from ginspec.spec.cards import cards_of
+
+    k, d = state.knocker, 1 - state.knocker
+    ruling = adjudicate(cards_of(state.hands[k]), cards_of(state.hands[d]), state.rules.params,
+                        upcard=state.upcard).to_json()
+    moves: list[tuple[int, str]] = [
+        (k, "declare " + " / ".join(" ".join(m) for m in ruling["declaration"]["melds"]))]
+    defence = ruling["defender"]
+    if defence is not None:
+        moves.append((d, " ".join(["meld", " / ".join(" ".join(m) for m in defence["melds"])])
+                       .strip()))
+        moves.extend((d, lay["action"]) for lay in defence["layoffs"])
+    if ruling["knocker_layoffs"]:
+        moves.append((d, "done"))
+        moves.extend((k, lay["action"]) for lay in ruling["knocker_layoffs"])
+    for player, action in moves:
+        if action.startswith("meld") and state.phase.value != "defender-meld":
+            continue  # gin: the defender lays off or spreads without the meld step
+        state = state.apply(action, player)
+    guard = 0
+    while not state.is_over and guard < 4:
+        state = state.apply("done", state.to_move)
+        guard += 1
+    return state, ruling
+
+
+# --- requirements ---------------------------------------------------------------------------
+
+
+def requirements(case: Case, steps: Sequence[Mapping[str, Any]],
+                 checkpoints: Sequence[Mapping[str, Any]], *, auto: bool = False) -> list[str]:
+    """The capabilities the steps and checkpoints really exercise (plus the case's others)."""
+    need = {c for c in case.requires if c not in EXPLICIT_CAPABILITIES}
+    if any(k.startswith("legal_") for p in checkpoints for k in p):
+        need.add("legal-actions")
+    if auto:
+        need.update(AUTOMATIC)
+        return sorted(need)
+    for step in steps:
+        verb = str(step["action"]).split(" ", 1)[0]
+        if verb == "declare":
+            need.add("melding.explicit")
+        elif verb in ("meld", "layoff", "done"):
+            need.add("layoff.explicit")
+    phases = {p.get("phase") for p in checkpoints}
+    if "declare" in phases:
+        need.add("melding.explicit")
+    if phases & LAYOFF_PHASES:
+        need.add("layoff.explicit")
+    return sorted(need)
+
+
+# --- the case's rulesets field ---------------------------------------------------------------
+
+
+def _entry(case: Case, played: Played, *, auto: bool) -> dict[str, Any]:
+    n = len(played.verdicts)
+    steps = case.steps[:n]
+    points = [p for p in played.checkpoints if played.stop is None or p["after"] <= n]
+    entry: dict[str, Any] = {}
+    if auto:
+        entry["showdown"] = "automatic"
+    if played.stop is not None or auto:
+        entry["stop"] = n
+    entry["requires"] = requirements(case, steps, points, auto=auto)
+    entry["verdicts"] = [_verdict(v, c) for v, c in zip(played.verdicts, played.clauses, strict=True)]
+    entry["checkpoints"] = points
+    if played.result is not None:
+        entry["result"] = played.result
+        entry["blame"] = played.blame
+    return entry
+
+
+def _verdict(verdict: Any, clause: str | None) -> Any:
+    """A step's expectation: the verdict, with the clause deciding it when known."""
+    if clause is None:
+        return verdict
+    return {"expect": verdict, "clause": clause}
+
+
+def _known(clause: str | None) -> str | None:
+    from ginspec.spec.clauses import registry
+
+    return clause if clause in registry() else None
+
+
+def rulesets_of(case: Case, profiles: Iterable[str]) -> list[dict[str, Any]]:
+    """The case's ``rulesets`` entries: one per distinct expectation, naming its profiles."""
+    from ginspec.spec.profiles import ruleset
+
+    groups: dict[str, dict[str, Any]] = {}
+    order: list[str] = []
+    import json
+
+    for profile in profiles:
+        try:
+            ruleset(profile, dict(case.overrides))
+        except GinspecError:
+            continue
+        for auto in (False, True):
+            played = automatic(case, profile) if auto else replay(case, profile)
+            if played is None:
+                continue
+            played = Played(played.verdicts, tuple(_known(c) for c in played.clauses),
+                            played.checkpoints, played.result, played.blame, played.stop)
+            entry = _entry(case, played, auto=auto)
+            key = json.dumps(entry, sort_keys=True)
+            if key not in groups:
+                groups[key] = {"profiles": [], **entry}
+                order.append(key)
+            groups[key]["profiles"].append(profile)
+    return [groups[k] for k in order]
+
+
+def check_home(case: Case, entries: Sequence[Mapping[str, Any]]) -> None:
+    """The replay under the case's own profile must give the case's own expectations."""
+    home = next((e for e in entries if case.profile in e["profiles"]
+                 and e.get("showdown") != "automatic"), None)
+    if home is None or "stop" in home:
+        raise NotReplayable(f"{case.id}: the reference does not replay it under {case.profile}")
+    for i, (step, verdict) in enumerate(zip(case.steps, home["verdicts"], strict=True)):
+        got = verdict["expect"] if isinstance(verdict, dict) and "expect" in verdict else verdict
+        if got != step["expect"]:
+            raise NotReplayable(f"{case.id}: step {i}: {step['expect']} but replayed {got}")
+    want = case.result
+    got_result = home.get("result")
+    if want is not None and got_result is not None:
+        differ = [k for k in got_result if want.get(k) != got_result[k]]
+        if differ:
+            raise NotReplayable(f"{case.id}: result {differ} differ on replay")
+    for mine, theirs in zip(case.checkpoints, home["checkpoints"], strict=True):
+        differ = [k for k in theirs if k not in ("after", "clause") and mine.get(k) != theirs[k]]
+        if differ:
+            raise NotReplayable(f"{case.id}: checkpoint after {mine['after']}: {differ} differ")
+
+
+def _main_verdict(step: Mapping[str, Any]) -> Any:
+    return _verdict(step["expect"], step.get("clause"))
+
+
+def _sparse(entry: Mapping[str, Any], main: Mapping[str, Any]) -> dict[str, Any]:
+    """``entry`` with what it shares with the case's own expectations left out."""
+    out: dict[str, Any] = {"profiles": list(entry["profiles"])}
+    for key in ("showdown", "stop"):
+        if key in entry:
+            out[key] = entry[key]
+    if entry["requires"] != main["requires"]:
+        out["requires"] = entry["requires"]
+    differ = {str(i): v for i, (v, m) in enumerate(zip(entry["verdicts"], main["verdicts"], strict=False))
+              if v != m}
+    if differ:
+        out["verdicts"] = differ
+    n = len(entry["verdicts"])
+    mine = [p for p in main["checkpoints"] if "stop" not in entry or p["after"] <= n]
+    if entry["checkpoints"] != mine:
+        out["checkpoints"] = entry["checkpoints"]
+    truncated = "stop" in entry
+    for key in ("result", "blame"):
+        if key in entry and (truncated or entry[key] != main.get(key)):
+            out[key] = entry[key]
+    return out
+
+
+def _unplayable_reason(case: Case, profile: str) -> str:
+    """Why ``profile`` cannot play the scenario: its first step, and the rule values behind it."""
+    from ginspec.spec.parameters import parameters
+    from ginspec.spec.profiles import ruleset
+
+    try:
+        mine = ruleset(profile, dict(case.overrides))
+    except GinspecError as exc:
+        return f"the case's overrides do not apply: {exc}"
+    home = ruleset(str(case.profile), dict(case.overrides))
+    try:
+        adapter = _driver(case, profile)
+    except GinspecError as exc:
+        return f"cannot deal it: {exc}"
+    step = case.steps[0]
+    state = _hand_state(adapter)
+    verdict = adapter.apply(step["player"] if step["player"] == "chance" else int(step["player"]),
+                            str(step["action"]))
+    clause = _known(_step_clause(state, step["player"], str(step["action"]), verdict.accepted))
+    differ = {k: v for k, v in mine.items() if home.get(k) != v}
+    # the first step is the first turn's: a different first turn (FIRST.*) explains it first
+    named: dict[str, Any] = {k: v for k, v in differ.items() if k == "first_turn"}
+    for decider in (clause, step.get("clause")):  # the refusal's clause, then the step's own
+        family = str(decider).split(".")[0] + "."
+        named = named or {k: v for k, v in differ.items() if parameters()[k].clause == decider} \
+            or {k: v for k, v in differ.items() if parameters()[k].clause.startswith(family)}
+    named = named or differ
+    values = ", ".join(f"{k}={_value_text(v)}" for k, v in sorted(named.items()))
+    what = "accepted" if verdict.accepted else f"refused {verdict.code}"
+    return f"{values} (its first step {step['action']!r} is {what}" + \
+        (f", {clause})" if clause else ")")
+
+
+def _value_text(value: Any) -> str:
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+def with_rulesets(case: Case, owner: Mapping[str, str]) -> Case:
+    """``case`` with its expectations under every profile it owns (``owner``: profile -> the
+    ID of the case that plays the scenario under it; see :func:`owners`)."""
+    if case.kind not in GAME_KINDS or case.profile is None:
+        return case
+    profiles = [p for p, who in owner.items() if who == case.id]
+    entries = rulesets_of(case, profiles)
+    check_home(case, entries)
+    home = next(e for e in entries if case.profile in e["profiles"]
+                and e.get("showdown") != "automatic")
+    steps = []
+    for step, verdict in zip(case.steps, home["verdicts"], strict=True):
+        clause = verdict.get("clause") if isinstance(verdict, dict) else None
+        steps.append({**step, **({"clause": clause} if clause else {})})
+    main = {"requires": home["requires"], "verdicts": [_main_verdict(s) for s in steps],
+            "checkpoints": case.checkpoints, "result": home.get("result"),
+            "blame": home.get("blame")}
+    listed = {p for e in entries for p in e["profiles"] if e.get("showdown") != "automatic"}
+    unplayable: dict[str, list[str]] = {}
+    for profile, who in owner.items():
+        if who != case.id:
+            unplayable.setdefault(f"the same scenario is case {who}", []).append(profile)
+        elif profile not in listed:
+            unplayable.setdefault(_unplayable_reason(case, profile), []).append(profile)
+    data = {k: v for k, v in case.data.items() if k not in ("format", "fingerprint")}
+    data.update(requires=home["requires"], steps=steps)
+    if home.get("result") is not None:
+        data["result"] = home["result"]
+        data["blame"] = home["blame"]
+    data["rulesets"] = [_sparse(e, main) for e in entries]
+    if unplayable:
+        data["unplayable"] = [{"profiles": v, "reason": k} for k, v in unplayable.items()]
+    return Case.make(**data)
+
+
+def scenario_key(case: Case) -> str:
+    """What makes two game cases one scenario: kind, overrides, deals and actions."""
+    import json
+
+    return json.dumps([case.kind, case.overrides, case.deals,
+                       [[s["player"], s["action"]] for s in case.steps]], sort_keys=True)
+
+
+def owners(cases: Sequence[Case], profiles: Sequence[str]) -> dict[str, dict[str, str]]:
+    """Case ID -> the profiles it carries expectations for. Cases that play one scenario (the
+    same ruling under several profiles, say) share it out: each keeps its own profile, the
+    first keeps the rest, so an engine plays one scenario once."""
+    groups: dict[str, list[Case]] = {}
+    for case in cases:
+        if case.kind in GAME_KINDS and case.profile is not None:
+            groups.setdefault(scenario_key(case), []).append(case)
+    out: dict[str, dict[str, str]] = {}
+    for group in groups.values():
+        first = min(group, key=lambda c: c.id)
+        home: dict[str, str] = {}
+        for case in sorted(group, key=lambda c: c.id):
+            home.setdefault(str(case.profile), case.id)
+        owner = {p: home.get(p, first.id) for p in profiles}
+        for case in group:  # a case always plays its own profile (even a repeated one)
+            out[case.id] = {**owner, str(case.profile): case.id}
+    return out
