@@ -1,4 +1,4 @@
-"""``ginspec suite build|list|show|coverage``: the committed conformance suite."""
+"""``ginspec suite build|list|show|coverage|derive``: the committed conformance suite."""
 
 from __future__ import annotations
 
@@ -46,6 +46,16 @@ def register(sub: Any) -> None:
         help="exit 1 when a testable clause lacks an obeying or a violating case",
     )
     cv.set_defaults(handler=run_coverage)
+    de = ss.add_parser(
+        "derive", help="write the cases of a ruleset declared by value (a profile plus values)",
+        description="Replay the committed scenarios with the reference under exactly the ruleset "
+        "of --rules FILE (TOML: profile = \"...\" and a [set] table) and write them as ordinary "
+        "case files (run them with 'ginspec conform --suite DIR').")
+    de.add_argument("--rules", type=Path, required=True, metavar="FILE", help="the rules file")
+    de.add_argument("--out", type=Path, required=True, metavar="DIR", help="folder to write")
+    de.add_argument("--suite", type=Path, default=SUITE_DIR, help="the scenarios (default: "
+                    "the committed suite)")
+    de.set_defaults(handler=run_derive)
     p.set_defaults(handler=lambda args: help_then_error(p, "an action is needed (listed above)"))
 
 
@@ -179,3 +189,26 @@ def _coverage_status(r: dict[str, Any]) -> str:
     if r["obeys"] and r["violates"]:
         return "covered"
     return "MISSING " + " and ".join(k for k in ("obeys", "violates") if r[k] == 0)
+
+
+def run_derive(args: argparse.Namespace) -> int:
+    from ginspec.conformance.adapters.rules_file import load_rules
+    from ginspec.conformance.generate.derive import derive
+
+    rules = load_rules(args.rules)
+    try:  # refuse an unwritable --out before the replay
+        args.out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise CaseFormatError(f"--out {args.out}: cannot write: {exc.strerror}") from None
+    cases = derive(load_cases([args.suite]), rules.name, dict(rules.overrides))
+    try:
+        for case in cases:
+            path = args.out / case.kind / f"{case.id}.json"
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(case.to_json(), encoding="utf-8")
+    except OSError as exc:
+        raise CaseFormatError(f"--out {args.out}: cannot write: {exc.strerror}") from None
+    print(f"{len(cases)} cases derived for {rules.name}"
+          + "".join(f" {k}={v}" for k, v in sorted(rules.overrides.items()))
+          + f", written to {args.out}")
+    return 0
