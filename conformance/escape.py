@@ -25,11 +25,6 @@ import math
 import re
 from typing import Any, Final
 
-ANSI_SEQUENCE: Final = re.compile(
-    r"\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)?|[@-Z\\-_])"
-)
-"""CSI (colours, cursor moves), OSC (titles, hyperlinks) and two-character escape sequences."""
-
 _UNPRINTABLE: Final = re.compile(
     "[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\ufffe\uffff\ud800-\udfff]"
 )

@@ -1,4 +1,4 @@
-"""Adapter processes under control (issue #17): process groups, timeouts, seq matching, the restart
+"""Adapter processes under control: process groups, timeouts, seq matching, the restart
 budget, python: timeouts, bounded replies, and the fault harness on a fast subset of cases."""
 
 from __future__ import annotations
@@ -179,6 +179,13 @@ def test_python_adapters_have_a_per_request_timeout() -> None:
     assert hit and all(o.status == "error" and o.message.startswith("timeout") for o in hit)
     assert summary.count("pass") == len(melds) - len(hit)
     assert time.monotonic() - start < 0.5 * len(hit) + 20
+
+
+def test_the_timed_wrapper_forwards_every_adapter_method() -> None:
+    from ginspec.conformance.adapters.base import Adapter
+
+    public = {name for name in dir(Adapter) if not name.startswith("_")}
+    assert public <= set(vars(TimedAdapter)), public - set(vars(TimedAdapter))
 
 
 @pytest.mark.parametrize("value", ["nan", "inf", "-1", "0", "soon"])

@@ -50,7 +50,9 @@ def test_fault_is_an_error_on_that_case_and_the_run_goes_on(mode: str, kind: str
     melds = _meld_cases()
     with_7c = [c for c in melds if "7C" in c.query["cards"]][:2]
     cases = [*melds[:4], with_7c[0], *melds[4:8], with_7c[-1], *melds[8:10]]
-    adapter = CommandAdapter([sys.executable, str(FAKE), mode], timeout=2.0)
+    # generous timeouts: on a loaded machine an innocent case must not time out (only the hang
+    # waits them out, twice); the process start has the default --startup-timeout
+    adapter = CommandAdapter([sys.executable, str(FAKE), mode], timeout=6.0)
     try:
         summary = Runner(adapter, adapter.hello()).run(cases)
     finally:

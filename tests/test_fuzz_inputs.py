@@ -1,4 +1,4 @@
-"""Structure-aware fuzzing of every input ginspec reads (issue #17, "one input boundary").
+"""Structure-aware fuzzing of every input ginspec reads.
 
 Each entry point gets valid documents (suite cases, played traces, saved certificates, casebook
 rulings, expect-fail lists, protocol replies), mutated by Hypothesis: a node replaced by a value

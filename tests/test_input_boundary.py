@@ -1,4 +1,4 @@
-"""The one input boundary (ginspec.spec.inputs) and the issue-#17 reproductions that go through it:
+"""The one input boundary (ginspec.spec.inputs) and the reported reproductions that go through it:
 each bad file is exit 2 with one line naming the file (and the field), never a traceback."""
 
 from __future__ import annotations

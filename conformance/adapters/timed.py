@@ -76,6 +76,9 @@ class TimedAdapter(Adapter):
                        deal: Mapping[str, Any]) -> None:
         self._call("new_table_hand", lambda: self.inner.new_table_hand(profile, overrides, deal))
 
+    def dealt(self) -> JSONObject:
+        return self._call("dealt", self.inner.dealt)
+
     def legal_actions(self) -> list[str]:
         return self._call("legal_actions", self.inner.legal_actions)
 
