@@ -58,10 +58,10 @@ from ginspec.conformance.generate.playouts import (
 )
 from ginspec.reference.game import Deal, HandState, format_action, rules_for_profile
 from ginspec.reference.game.match import MatchState, hand_seed
-from ginspec.reference.game.state import CHANCE
+from ginspec.reference.game.state import CHANCE, Phase
 from ginspec.reference.game.strategies import GreedyStrategy
 from ginspec.reference.melds import min_deadwood
-from ginspec.spec.cards import NUM_CARDS, card_value, parse_cards
+from ginspec.spec.cards import NUM_CARDS, card_str, card_value, cards_of, parse_cards
 from ginspec.spec.clauses import registry
 from ginspec.spec.errors import GinspecError
 from ginspec.spec.profiles import Ruleset
@@ -94,14 +94,17 @@ MAX_ROUNDS: Final = 10_000
 STEPS_PER_HAND: Final = 60
 """About the steps of one hand (probes included), to size the examples of a short run."""
 SEEDS = st.integers(0, 2**32 - 1)
-PICK = st.integers(0, 63)
-SENSIBLE = st.integers(0, 3)
-"""0 plays the drawn option, 1-3 the sensible one: three draws in four are sensible play."""
+PICK = st.integers(0, 255)
+SENSIBLE_OF: Final = 4
+"""``pick % 4`` 0 plays the drawn option ``pick // 4``, 1-3 the sensible one: three draws in
+four are sensible play."""
 STYLE = st.integers(0, 4)
 GIN_STYLE: Final = 3
 WALL_STYLE: Final = 4
 """Of five hands, one waits for gin (it knocks only to go gin) and one is played to the wall
 (no knock by choice); a match's hands take the styles in turn."""
+BEFORE_SHOWDOWN: Final = frozenset({Phase.OFFER_NON_DEALER, Phase.OFFER_DEALER, Phase.FIRST_DRAW,
+                                     Phase.DRAW, Phase.DISCARD, Phase.WALL, Phase.WALL_KNOCK})
 PROBE_EVERY: Final = 3
 """The illegal-action rule is enabled on every third step (probes take no game forward)."""
 SCORE_CLAUSES: Final = {"knock": "SCORE.KNOCK", "gin": "SCORE.GIN", "big_gin": "SCORE.BIG-GIN",
@@ -360,17 +363,17 @@ class LiveMachine(RuleBasedStateMachine):
         self._play("draw-stock")
 
     @precondition(_can("take-discard"))
-    @rule(sensible=SENSIBLE)
-    def take_discard(self, sensible: int) -> None:
+    @rule(pick=PICK)
+    def take_discard(self, pick: int) -> None:
         """Take the discard (TURN.DRAW, WALL.LAST-CHANCE); sensible play takes it only when
         the greedy player would, and draws from the stock (or passes) otherwise."""
-        self._take("take-discard", sensible)
+        self._take("take-discard", pick % SENSIBLE_OF)
 
     @precondition(_can("take-upcard"))
-    @rule(sensible=SENSIBLE)
-    def take_upcard(self, sensible: int) -> None:
+    @rule(pick=PICK)
+    def take_upcard(self, pick: int) -> None:
         """Take the upcard (FIRST.UPCARD-OFFER); sensible play as for the discard."""
-        self._take("take-upcard", sensible)
+        self._take("take-upcard", pick % SENSIBLE_OF)
 
     def _take(self, verb: str, sensible: int) -> None:
         if sensible:
@@ -392,31 +395,31 @@ class LiveMachine(RuleBasedStateMachine):
         self._play("big-gin")
 
     @precondition(_can("discard"))
-    @rule(pick=PICK, sensible=SENSIBLE)
-    def discard(self, pick: int, sensible: int) -> None:
-        self._choose("discard", pick, sensible)
+    @rule(pick=PICK)
+    def discard(self, pick: int) -> None:
+        self._choose("discard", pick)
 
     @precondition(_can("knock"))
-    @rule(pick=PICK, sensible=SENSIBLE)
-    def knock(self, pick: int, sensible: int) -> None:
-        self._choose("knock", pick, sensible)
+    @rule(pick=PICK)
+    def knock(self, pick: int) -> None:
+        self._choose("knock", pick)
 
     @precondition(_can("declare"))
-    @rule(pick=PICK, sensible=SENSIBLE)
-    def declare(self, pick: int, sensible: int) -> None:
-        self._choose("declare", pick, sensible)
+    @rule(pick=PICK)
+    def declare(self, pick: int) -> None:
+        self._choose("declare", pick)
 
     @precondition(_can("meld"))
-    @rule(pick=PICK, sensible=SENSIBLE)
-    def meld(self, pick: int, sensible: int) -> None:
-        self._choose("meld", pick, sensible)
+    @rule(pick=PICK)
+    def meld(self, pick: int) -> None:
+        self._choose("meld", pick)
 
     @precondition(_can("layoff", "done"))
-    @rule(pick=PICK, sensible=SENSIBLE)
-    def lay_off(self, pick: int, sensible: int) -> None:
+    @rule(pick=PICK)
+    def lay_off(self, pick: int) -> None:
         """Lay off a card (LAYOFF.*), or say done; sensible play lays off what the greedy
         defender would."""
-        self._choose("layoff", pick, sensible, also=("done",))
+        self._choose("layoff", pick, also=("done",))
 
     @precondition(lambda self: self.playing and self.state.to_move == CHANCE)
     @rule()
@@ -441,7 +444,7 @@ class LiveMachine(RuleBasedStateMachine):
         self._play(action)
 
     @precondition(lambda self: self.playing and len(self.trace.steps) % PROBE_EVERY == 0)
-    @rule(pick=st.integers(0, 1 << 16))
+    @rule(pick=PICK)
     def illegal(self, pick: int) -> None:
         """An action the reference refuses: the adapter must refuse it the same way and
         change nothing (ACTION.REJECTION)."""
@@ -453,11 +456,15 @@ class LiveMachine(RuleBasedStateMachine):
 
     # --- playing one step --------------------------------------------------------------------
 
-    def _choose(self, verb: str, pick: int, sensible: int, also: tuple[str, ...] = ()) -> None:
+    def _choose(self, verb: str, pick: int, also: tuple[str, ...] = ()) -> None:
+        """``pick`` is one draw for two choices: sensible play unless ``pick % 4 == 0``, else
+        the option ``pick // 4`` (one draw a step keeps whole matches inside an example)."""
         options = self.options(verb) + [a for v in also for a in self.options(v)]
         if not options:
             return
-        self._play(self._sensible(verb, options) if sensible else options[pick % len(options)])
+        sensible = pick % SENSIBLE_OF
+        self._play(self._sensible(verb, options) if sensible
+                   else options[(pick // SENSIBLE_OF) % len(options)])
 
     def _sensible(self, verb: str, options: list[str]) -> str:
         state = self.state
@@ -485,6 +492,11 @@ class LiveMachine(RuleBasedStateMachine):
             self.ended = self.state if ends else None
             if ends and self._match_goes_on() and not run.deal_engine:
                 self._fix_next_dealer()
+            if ends and self.match is not None and not run.deal_engine:
+                # the case carries the next deal too: the engine deals it when the hand ends
+                # (a wrong dealer refuses the step, a match played past its target goes on)
+                self.trace.deals = [_deal_json(d) for d in
+                                    self.deals[:len(self.match.results) + 1]]
         self.trace.steps.append({"player": who, "action": action, "expect": expect,
                                  "clause": clause})
         if run.counting:
@@ -517,7 +529,8 @@ class LiveMachine(RuleBasedStateMachine):
             self.match = self.match.next_hand(self.deals[k])
             self.hand_starts.append(len(self.trace.steps))
             self.to_the_wall = (self.style + k) % (WALL_STYLE + 1) == WALL_STYLE
-            self.trace.deals = [_deal_json(d) for d in self.deals[:k + 1]]
+            if run.deal_engine:
+                self.trace.deals = [_deal_json(d) for d in self.deals[:k + 1]]
 
     def _advance(self, player: int | str, action: str) -> bool:
         """Apply an accepted action to the reference, then the showdown steps the adapter plays
@@ -577,6 +590,10 @@ class LiveMachine(RuleBasedStateMachine):
             legal = self._call("legal_actions")
             point["legal_actions"] = sorted(self.legal())
         actual = self._call("observe")
+        if "hands" in actual and "hands" not in self.ignored and state.phase in BEFORE_SHOWDOWN:
+            # an adapter that shows the hands (the peers) is compared on them before the
+            # showdown, where both sides' hands are plain sets of cards
+            point["hands"] = [[card_str(c) for c in cards_of(h)] for h in state.hands]
         bad = check_checkpoint(point, actual, legal)
         self.trace.checkpoint = point
         if bad is not None and bad.field == "legal_actions":
@@ -603,16 +620,11 @@ class LiveMachine(RuleBasedStateMachine):
         self.shared, self._legal = (state, shared), None
 
     def _observation_differs(self, bad: Mismatch, actual: Mapping[str, Any]) -> None:
-        from ginspec.conformance.runner import phase_clauses
 
         state = self.state
         name = bad.field
         if name == "phase":
-            # the clause of the phase that is not an ordinary turn (a wall, a showdown) decides
-            ordinary = phase_clauses("draw", "discard")
-            found = phase_clauses(bad.expected, bad.actual)
-            clause = next((c for c in found if c not in ordinary), found[0] if found
-                          else "ACTION.PHASE")
+            clause = self._phase_clause(state, bad.expected, bad.actual)
         elif self.trace.steps:
             clause = str(self.trace.steps[-1]["clause"])
         else:
@@ -622,6 +634,23 @@ class LiveMachine(RuleBasedStateMachine):
         self._diverge(ident, f"after step {len(self.trace.steps)}: {bad}", clause,
                       fatal=name in ("phase", "to_act"))
         self.ignored.add(name)
+
+    def _phase_clause(self, state: HandState, expected: Any, actual: Any) -> str:
+        """The clause that decides which phase is right: the end of a match (MATCH.TARGET), the
+        end of a hand at the wall (WALL.END), else the clause of the phase that is not an
+        ordinary turn (a wall, a showdown: runner.PHASE_CLAUSES)."""
+        from ginspec.conformance.runner import phase_clauses
+
+        if "over" in (expected, actual):
+            if self.match is not None and (self.match.is_over or actual == "over"):
+                return "MATCH.TARGET"
+            result = state.result
+            if state.knocker is None and (result is None or result.knocker is None):
+                return "WALL.END"
+        ordinary = phase_clauses("draw", "discard")
+        found = phase_clauses(expected, actual)
+        return next((c for c in found if c not in ordinary), found[0] if found
+                    else "ACTION.PHASE")
 
     def _finish(self, state: HandState) -> None:
         """A hand ended (``state``): compare its result (or, when the match ended, the match
@@ -896,7 +925,8 @@ def case_of(run: LiveRun, divergence: Divergence, trace: Trace) -> Case:
         violates=known(str(s.get("clause", "")) for s in steps if s["expect"] != "accepted"),
         decides=[clause] if clause else [],
         profile=run.rules.name, overrides=run.rules.overrides, requires=requires,
-        source=source, deals=trace.deals, steps=steps, checkpoints=[point], **fields,
+        source=source, deals=trace.deals, steps=steps,
+        checkpoints=[point] if len(point) > 1 else [], **fields,
     )
 
 

@@ -117,6 +117,8 @@ def test_both_explicit_and_automatic_is_refused() -> None:
 KNOWN: dict[str, dict[str, str]] = {
     "openspiel": {
         "live.legal-actions.defender-layoff.missing-layoff": "chained layoffs stop (LAYOFF.CHAIN)",
+        "live.legal-actions.defender-layoff.extra-layoff": "untargeted layoffs (LAYOFF.TARGET)",
+        "live.legal-actions.defender-layoff.extra-layoff.missing-layoff": "both of the above",
         "live.legal-actions.discard.missing-knock": "11-card deadwood miscounted (KNOCK.ELIGIBLE)",
         "live.verdict.discard.knock.refused": "11-card deadwood miscounted (KNOCK.ELIGIBLE)",
     },
