@@ -32,6 +32,7 @@ from ginspec.reference.layoffs import (
 )
 from ginspec.reference.melds import Cards, Meld, MeldKind, check_meld, min_deadwood, to_mask
 from ginspec.reference.scoring import hand_points, knock_limit_for, score_hand
+from ginspec.reference.typed_rules import game_rules
 from ginspec.reference.vocabulary import KNOCKER, GoingOut, Outcome
 from ginspec.spec.cards import Card, card_str, cards_of, check_card
 from ginspec.spec.clauses import implements
@@ -419,7 +420,7 @@ def position_from_ruleset(
     upcard: Card | None = None,
 ) -> Position:
     """A :class:`Position` under a ruleset (a profile's parameter values)."""
-    if ruleset.get("oklahoma") and upcard is None:
+    if game_rules(ruleset).knock_limit_from_upcard and upcard is None:
         raise ParameterError("oklahoma: give the upcard (--upcard); it sets the knock limit")
     rules = ShowdownRules.from_params(ruleset).with_limit(knock_limit_for(ruleset, upcard))
 

@@ -17,6 +17,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any, Final, Literal
 
+from ginspec.reference.typed_rules import Rules, game_rules
 from ginspec.reference.vocabulary import GoingOut, Player, Side
 from ginspec.spec.cards import Card
 from ginspec.spec.clauses import implements
@@ -138,29 +139,31 @@ def hand_score_terms(
 # --- Oklahoma -------------------------------------------------------------------------------------
 
 
+def _typed(rules: Rules | Mapping[str, Value]) -> Rules:
+    return rules if isinstance(rules, Rules) else game_rules(rules)
+
+
 @implements("OKLAHOMA.KNOCK-LIMIT", "OKLAHOMA.ACE", "KNOCK.LIMIT")
-def knock_limit_for(rules: Mapping[str, Value], upcard: Card | None) -> int:
-    """The knock limit of a hand: ``knock_limit``, or under Oklahoma the first upcard's value
-    (pictures and tens 10; an ace 1, or 0 when ``oklahoma_ace=gin_only``)."""
-    values = _rule_values(rules)
-    if not values["oklahoma"]:
-        return int(values["knock_limit"])
+def knock_limit_for(rules: Rules | Mapping[str, Value], upcard: Card | None) -> int:
+    """The knock limit of a hand: ``knock_limit``, or, when the limit comes from the upcard
+    (Oklahoma), the first upcard's value (pictures and tens 10; an ace 1, or 0 when
+    ``oklahoma_ace=gin_only``)."""
+    typed = _typed(rules)
+    if not typed.knock_limit_from_upcard:
+        return typed.knock_limit
     if upcard is None:
         raise ScoringError("oklahoma=true needs the hand's first upcard to set the knock limit")
     rank = upcard % 13
     if rank == 0:
-        return 1 if values["oklahoma_ace"] == "one" else 0
+        return 1 if typed.oklahoma_ace == "one" else 0
     return min(rank + 1, 10)
 
 
 @implements("OKLAHOMA.SPADES")
-def spade_doubles(rules: Mapping[str, Value], upcard: Card | None) -> bool:
-    """Whether the spade doubling applies: Oklahoma, spade_double on, and the first upcard a spade."""
-    values = _rule_values(rules)
-    return bool(
-        values["oklahoma"] and values["spade_double"] != "off"
-        and upcard is not None and upcard // 13 == SPADES
-    )
+def spade_doubles(rules: Rules | Mapping[str, Value], upcard: Card | None) -> bool:
+    """Whether the spade doubling applies: a spade upcard doubles under the rules, and the first
+    upcard is a spade."""
+    return _typed(rules).spade_upcard_doubles and upcard is not None and upcard // 13 == SPADES
 
 
 # --- hand scoring on ints -------------------------------------------------------------------------

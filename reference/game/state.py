@@ -208,7 +208,7 @@ class HandState:
         s.takes = 0
         s.returned = None
         s.wall_draw = False
-        s.knock_limit = knock_limit_for(rules.params, upcard)
+        s.knock_limit = knock_limit_for(rules, upcard)
         s.knocker = None
         s.known = (0, 0)
         s.knock_card = None
@@ -408,7 +408,7 @@ class HandState:
                 best = min_deadwood(self.hands[p] ^ (1 << card), self.rules.meld_rules)
                 self._reject(Code.KNOCK_OVER_LIMIT, f"after discarding {card_str(card)} the "
                              f"best deadwood is {best}, above the knock limit {self.knock_limit}",
-                             action, "OKLAHOMA.KNOCK-LIMIT" if self.rules.oklahoma else None)
+                             action, "OKLAHOMA.KNOCK-LIMIT" if self.rules.knock_limit_from_upcard else None)
             if self.rules.gin_compulsory and after[card] > 0 and self.gin_available():
                 self._reject(Code.GIN_COMPULSORY, "gin is possible and compulsory: knock with a "
                              "card that leaves no deadwood", action)
