@@ -58,6 +58,8 @@ def test_edited_answer_without_new_fingerprint_is_refused() -> None:
         ({"kind": "poker"}, "kind"),
         ({"clauses": ["meld.set"]}, "clauses/0"),  # clause-links: ignore
         ({"query": {"what": "meld", "cards": ["7X", "7D"]}}, "query/cards/0"),
+        ({"query": {"what": "table-adjudicate", "knocker": 0,
+                    "hands": [["7H", "8H", "9H"], ["2S", "3S", "4X"], ["6D", "7D", "8D"]]}}, "query/hands/1/2"),
         ({"surprise": 1}, "(top level)"),
         ({"profile": "Bad Name"}, "profile"),
     ],
