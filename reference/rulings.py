@@ -221,6 +221,8 @@ def parse_showdown_ruling(data: Mapping[str, Any], source: str = "<ruling>") -> 
 
 def load_ruling(path: str | Path) -> AnyRuling:
     """Read and validate a ruling file."""
+    if not isinstance(path, str | Path):
+        raise RulingFileError(f"a ruling file is named by a path, not {path!r:.40}")
     p = Path(path)
     data = read_toml(p, RulingFileError)
     with guard(str(p), RulingFileError):

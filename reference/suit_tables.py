@@ -14,6 +14,7 @@ from functools import cache
 from ginspec.reference.meld_rules import MeldRules
 from ginspec.spec.cards import NUM_RANKS, SUIT_BITS
 from ginspec.spec.clauses import implements
+from ginspec.spec.errors import ParameterError
 
 RankRun = tuple[int, ...]
 """A run of one suit as its ranks in playing order, e.g. ``(11, 12, 0)`` for Q-K-A."""
@@ -78,9 +79,17 @@ NO_CARD = -(1 << 20)
 """Sentinel gain of an empty suit: no card there can be discarded."""
 
 
-@cache
 def suit_tables(rules: MeldRules) -> SuitTables:
-    """Build (once) the per-suit tables for ``rules``."""
+    """The per-suit tables for ``rules``, built once; ``rules`` that are no :class:`MeldRules`
+    raise :class:`~ginspec.spec.errors.ParameterError` naming them."""
+    if not isinstance(rules, MeldRules):
+        raise ParameterError(f"rules: expected MeldRules such as MeldRules(), not {rules!r:.40}")
+    return _build_suit_tables(rules)
+
+
+@cache
+def _build_suit_tables(rules: MeldRules) -> SuitTables:
+    """Build the per-suit tables for ``rules``."""
     runs = run_patterns(rules)
     run_masks = tuple(sum(1 << r for r in run) for run in runs)
     containing = tuple(

@@ -208,3 +208,18 @@ def test_loaders_missing_and_folder(tmp_path: Path, loader: Callable[[Path], obj
     for path in (tmp_path / "missing.toml", tmp_path):
         with pytest.raises(GinspecError, match="cannot read"):
             loader(path)
+
+
+@pytest.mark.parametrize("rules", [5, None, "pagat", [], {}, True])
+def test_meld_rules_that_are_no_meld_rules(rules: object) -> None:
+    """A ``rules`` argument that is no MeldRules is a ParameterError naming it, on every path."""
+    for call in (min_deadwood, min_deadwood_after_discard):
+        with pytest.raises(ParameterError, match="rules: expected MeldRules"):
+            call([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10][: 10 if call is min_deadwood else 11], rules)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("loader", [load_ruling, load_case])
+@pytest.mark.parametrize("path", [None, 5, True, [], b"x.toml"])
+def test_loaders_want_a_path(loader: Callable[[Any], object], path: object) -> None:
+    with pytest.raises(GinspecError, match="is named by a path"):
+        loader(path)

@@ -200,6 +200,8 @@ _LOADED: dict[tuple[str, int, int], Case] = {}
 
 def load_case(path: Path | str) -> Case:
     """Read and check one case file."""
+    if not isinstance(path, str | Path):
+        raise CaseFormatError(f"a case file is named by a path, not {path!r:.40}")
     p = Path(path)
     try:
         stat = p.stat()
