@@ -38,7 +38,7 @@ from ginspec.conformance.selection import (
     expect_fail_path,
     load_run_cases,
 )
-from ginspec.reference.cli.args import seed_arg
+from ginspec.reference.cli.args import positive_int, seed_arg
 
 REPORT_FLAGS: Final = ("json", "junit", "html")
 
@@ -135,7 +135,7 @@ def register(sub: Any) -> None:
     p.add_argument("--html", type=Path, metavar="FILE", help="self-contained HTML report (- : stdout)")
     p.add_argument(
         "--max-fail",
-        type=_positive_int,
+        type=positive_int,
         metavar="N",
         help="stop after N failing cases (failures, adapter errors, unexpected passes)",
     )
@@ -175,11 +175,11 @@ def register(sub: Any) -> None:
         help="live differential mode: play seeded random hands against the reference",
     )
     p.add_argument("--seed", type=seed_arg, default=0, help="--live: first seed")
-    p.add_argument("--hands", type=_positive_int, default=20, help="--live: number of hands")
+    p.add_argument("--hands", type=positive_int, default=20, help="--live: number of hands")
     p.add_argument("--rules", type=Path, metavar="FILE",
                    help="--live: the ruleset to play, a TOML file (profile = \"...\" and a [set] "
                    "table; PROTOCOL.md, 'Rules declared by value'); instead of --profile")
-    p.add_argument("--max-examples", type=_positive_int, metavar="N",
+    p.add_argument("--max-examples", type=positive_int, metavar="N",
                    help="--live: Hypothesis examples per round (default 20)")
     p.add_argument("--out", type=Path, default=Path("."), help="--live: folder for the shrunk case")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
@@ -199,15 +199,6 @@ def register(sub: Any) -> None:
     )
     s.set_defaults(handler=run_serve)
 
-
-def _positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r}: a whole number 1 or more") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{text!r}: a whole number 1 or more")
-    return value
 
 
 def _hello(adapter: Adapter) -> Hello:

@@ -31,16 +31,26 @@ def help_then_error(parser: argparse.ArgumentParser, what: str) -> int:
     raise UsageError(f"{where}: {what}" if where else what)
 
 
-def seed_arg(text: str) -> int:
-    """The argparse type of a ``--seed``: a whole number 0 or more (``random.Random(-n)`` plays the
-    same game as ``n``, so a negative seed would silently repeat another)."""
+def _whole_number(text: str, minimum: int, what: str) -> int:
+    """``text`` as a whole number of at least ``minimum``, else the one-line argparse error."""
     try:
         value = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r}: a seed is a whole number 0 or more") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"{text!r}: a seed is a whole number 0 or more")
+        raise argparse.ArgumentTypeError(f"{text!r}: {what}a whole number {minimum} or more") from None
+    if value < minimum:
+        raise argparse.ArgumentTypeError(f"{text!r}: {what}a whole number {minimum} or more")
     return value
+
+
+def seed_arg(text: str) -> int:
+    """The argparse type of a ``--seed``: a whole number 0 or more (``random.Random(-n)`` plays the
+    same game as ``n``, so a negative seed would silently repeat another)."""
+    return _whole_number(text, 0, "a seed is ")
+
+
+def positive_int(text: str) -> int:
+    """The argparse type of a count such as ``--hands``: a whole number 1 or more."""
+    return _whole_number(text, 1, "")
 
 
 def parse_melds(text: str) -> list[list[Card]]:
