@@ -49,7 +49,6 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 KNOWN_FAILING: dict[str, str] = {
-    "tests/test_clause_links.py::test_cited_clauses_exist": "a citation added at the end of the session names no clause; to fix next session",  # noqa: E501
     "tests/test_cli_bad_input.py::test_every_command_has_a_battery": "'suite derive' and 'faults' have no bad-input battery yet",  # noqa: E501
     "tests/test_cli_bad_input.py::test_unknown_option[suite derive]": "'suite derive' has no bad-input battery yet",
     "tests/test_guides.py::test_guide_commands_in_order": "the guide expects a live divergence the live machine no longer finds in 111 hands",  # noqa: E501

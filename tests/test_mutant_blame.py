@@ -88,31 +88,31 @@ IMPRECISE: dict[str, str] = {
     "DiscardRestrictionOff":
         "also blamed: DEAL.HANDS, FIRST.UPCARD-OFFER, TURN.DRAW, WALL.LAST-CHANCE",
     "ChainedLayoffsWrong":
-        "also blamed: LAYOFF.TARGET, SHOWDOWN.BEST-PLAY, SHOWDOWN.COMPARE, SHOWDOWN.DEFENDER-SPREAD, TABLE.BE",
+        "also blamed: LAYOFF.TARGET, SHOWDOWN.BEST-PLAY, SHOWDOWN.COMPARE, SHOWDOWN.DEFENDER-SPREAD and more",
     "GinBonusWrong":
-        "also blamed: FIRST.UPCARD-OFFER, LAYOFF.AFTER-GIN, MATCH.BOX, MATCH.CUMULATIVE, MATCH.EXTRA-BOXES, M",
+        "also blamed: FIRST.UPCARD-OFFER, LAYOFF.AFTER-GIN, MATCH.BOX, MATCH.CUMULATIVE, MATCH.EXTRA-BOXES and more",
     "UndercutBonusWrong":
-        "also blamed: MATCH.CUMULATIVE, MATCH.EXTRA-BOXES, OKLAHOMA.SPADES, SCORE.HAND-WINNER, SCORE.TIE, SHO",
+        "also blamed: MATCH.CUMULATIVE, MATCH.EXTRA-BOXES, OKLAHOMA.SPADES, SCORE.HAND-WINNER, SCORE.TIE and more",
     "AceHighRunsAllowed":
-        "also blamed: CARD.RANK-ORDER, DEADWOOD.ARRANGEMENT, DEADWOOD.ARRANGEMENTS, DEADWOOD.MINIMUM, KNOCK.E",
+        "also blamed: CARD.RANK-ORDER, DEADWOOD.ARRANGEMENT, DEADWOOD.ARRANGEMENTS, DEADWOOD.MINIMUM and more",
     "WallWrong":
         "also blamed: TURN.DISCARD, TURN.DRAW",
     "KnockLimitOffByOne":
-        "also blamed: ELEVEN.FIRST-TURN, FIRST.BOTH-PASS, FIRST.UPCARD-OFFER, KNOCK.ELIGIBLE, LAYOFF.CHAIN, S",
+        "also blamed: ELEVEN.FIRST-TURN, FIRST.BOTH-PASS, FIRST.UPCARD-OFFER, KNOCK.ELIGIBLE, LAYOFF.CHAIN and more",
     "KnockerMayLayOffFlipped":
-        "also blamed: FIRST.UPCARD-OFFER, KNOCK.ENDS-HAND, LAYOFF.TARGET, MATCH.NEXT-DEALER, SCORE.GIN, SCORE",
+        "also blamed: FIRST.UPCARD-OFFER, KNOCK.ENDS-HAND, LAYOFF.TARGET, MATCH.NEXT-DEALER, SCORE.GIN and more",
     "GameBonusWrong":
-        "also blamed: HOLLYWOOD.SETTLEMENT, MATCH.BOX, MATCH.BOX-TARGET, MATCH.CUMULATIVE, MATCH.SETTLEMENT, ",
+        "also blamed: HOLLYWOOD.SETTLEMENT, MATCH.BOX, MATCH.BOX-TARGET, MATCH.CUMULATIVE, MATCH.SETTLEMENT and more",
     "BoxBonusWrong":
-        "also blamed: HOLLYWOOD.SETTLEMENT, MATCH.BOX-TARGET, MATCH.CUMULATIVE, MATCH.GAME-BONUS, MATCH.SETTL",
+        "also blamed: HOLLYWOOD.SETTLEMENT, MATCH.BOX-TARGET, MATCH.CUMULATIVE, MATCH.GAME-BONUS and more",
     "EligibilityOnElevenCards":
         "also blamed: DEADWOOD.MINIMUM, KNOCK.LIMIT, MELD.RUN.ACE-LOW",
     "FirstTurnOrderWrong":
-        "also blamed: ACTION.GRAMMAR, ACTION.PHASE, ACTION.TURN-ORDER, DEAL.UPCARD, KNOCK.ELIGIBLE, OKLAHOMA.",
+        "also blamed: ACTION.GRAMMAR, ACTION.PHASE, ACTION.TURN-ORDER, DEAL.UPCARD, KNOCK.ELIGIBLE and more",
     "LayoffOntoDeadwood":
         "also blamed: TABLE.SHOWDOWN",
     "WrapAroundRuns":
-        "also blamed: CARD.RANK-ORDER, DEADWOOD.ARRANGEMENT, DEADWOOD.ARRANGEMENTS, DEADWOOD.MINIMUM, KNOCK.E",
+        "also blamed: CARD.RANK-ORDER, DEADWOOD.ARRANGEMENT, DEADWOOD.ARRANGEMENTS, DEADWOOD.MINIMUM and more",
     "TwoCardMelds":
         "also blamed: MELD.RUN.ACE-LOW, MELD.RUN.NO-WRAP",
     "FaceCardsAtRank":
@@ -132,25 +132,25 @@ IMPRECISE: dict[str, str] = {
     "RedealDealerFlipped":
         "also blamed: MATCH.NEXT-DEALER, TURN.DISCARD",
     "ElevenCardStartIgnored":
-        "also blamed: ACTION.GRAMMAR, ACTION.PHASE, ACTION.TURN-ORDER, ELEVEN.FIRST-TURN, FIRST.PLAIN, KNOCK.",
+        "also blamed: ACTION.GRAMMAR, ACTION.PHASE, ACTION.TURN-ORDER, ELEVEN.FIRST-TURN, FIRST.PLAIN and more",
     "ElevenOpeningNoKnock":
         "also blamed: ACTION.PHASE, KNOCK.ELIGIBLE, KNOCK.GIN-COMPULSORY",
     "KnockCardFaceUp":
-        "also blamed: KNOCK.ELIGIBLE, LAYOFF.KNOCKER, LAYOFF.TARGET, SHOWDOWN.DECLARATION, SHOWDOWN.DECLARATI",
+        "also blamed: KNOCK.ELIGIBLE, LAYOFF.KNOCKER, LAYOFF.TARGET, SHOWDOWN.DECLARATION and more",
     "TableLayoffOntoLaidOffCards":
         "also blamed: ",
     "DealInBlocks":
-        "also blamed: ACTION.PHASE, DEADWOOD.MINIMUM, ELEVEN.FIRST-TURN, FIRST.BOTH-PASS, FIRST.UPCARD-OFFER,",
+        "also blamed: ACTION.PHASE, DEADWOOD.MINIMUM, ELEVEN.FIRST-TURN, FIRST.BOTH-PASS and more",
     "HollywoodEveryWinInAllGames":
         "also blamed: HOLLYWOOD.GAME-END",
     "NextDealerWrong":
         "also blamed: LAYOFF.TARGET",
     "BoxesTowardTargetFlipped":
-        "also blamed: FIRST.UPCARD-OFFER, HOLLYWOOD.ENTRY, MATCH.BOX, MATCH.SETTLEMENT, MATCH.SHUTOUT, MATCH.",
+        "also blamed: FIRST.UPCARD-OFFER, HOLLYWOOD.ENTRY, MATCH.BOX, MATCH.SETTLEMENT, MATCH.SHUTOUT and more",
     "OklahomaPlayedTo100":
         "also blamed: FIRST.UPCARD-OFFER",
     "LayoffsAgainstGinFlipped":
-        "also blamed: FIRST.UPCARD-OFFER, LAYOFF.TARGET, SCORE.ZERO-CANCELS, SHOWDOWN.DEFENDER-SPREAD, TABLE.",
+        "also blamed: FIRST.UPCARD-OFFER, LAYOFF.TARGET, SCORE.ZERO-CANCELS, SHOWDOWN.DEFENDER-SPREAD and more",
     "CompareBeforeLayoffs":
         "also blamed: SHOWDOWN.BEST-PLAY",
 }
