@@ -49,10 +49,7 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 KNOWN_FAILING: dict[str, str] = {
-    "tests/test_cli_bad_input.py::test_every_command_has_a_battery": "'suite derive' and 'faults' have no bad-input battery yet",  # noqa: E501
-    "tests/test_cli_bad_input.py::test_unknown_option[suite derive]": "'suite derive' has no bad-input battery yet",
     "tests/test_guides.py::test_guide_commands_in_order": "the guide expects a live divergence the live machine no longer finds in 111 hands",  # noqa: E501
-    "tests/test_input_boundary.py::test_a_huge_claim_is_one_line": "prove --claim's limit message changed (780, formal) after the test was written (165, robust)",  # noqa: E501
     "tests/test_reports.py::test_a_failure_shows_cards_expected_beside_actual_clause_text_and_rerun": "blame from data now names another clause than the report test expects",  # noqa: E501
     "tests/test_reports.py::test_html_failures_first_cards_fit_clause_rendered": "blame from data now names another clause than the report test expects",  # noqa: E501
     "tests/test_reports.py::test_junit_message_and_body_explain_the_failure": "blame from data now names another clause than the report test expects",  # noqa: E501

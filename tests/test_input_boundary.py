@@ -134,8 +134,10 @@ def test_suite_build_never_deletes_a_file_it_did_not_write(tmp_path: Path) -> No
 
 
 def test_a_huge_claim_is_one_line(capsys: pytest.CaptureFixture[str]) -> None:
-    assert "--claim 4294967296" in _one_line_error(
-        ["prove", "7C", "7D", "7H", "2S", "3S", "--claim", "4294967296"], capsys)
+    """A claim above the bound on any hand's deadwood (780: 52 cards at 15 points, the most an
+    ace may be worth) is refused in one line naming the option, the value and the bound."""
+    line = _one_line_error(["prove", "7C", "7D", "7H", "2S", "3S", "--claim", "4294967296"], capsys)
+    assert "--claim" in line and "4294967296" in line and "780" in line
 
 
 def test_a_rules_file_nested_deeply(tmp_path: Path) -> None:
