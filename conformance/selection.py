@@ -32,28 +32,28 @@ def named_expect_fail() -> dict[str, Path]:
     return {p.stem: p for p in sorted(EXPECT_FAIL_DIR.glob("*.txt"))}
 
 
-def expect_fail_path(value: str | Path) -> Path:
-    """``--expect-fail``: a file, or the name of a list shipped in the package."""
+def _path_or_name(option: str, value: str | Path, known: dict[str, Path], what: str,
+                  named: str, listed: str) -> Path:
+    """An existing path, or the name of one of ``known`` (else a one-line error naming both)."""
     path = Path(value)
     if path.exists():
         return path
-    known = named_expect_fail()
     if str(value) in known:
         return known[str(value)]
-    raise CaseFormatError(f"--expect-fail {value}: no such file, and no shipped list of that "
-                          f"name (shipped: {', '.join(known)})")
+    raise CaseFormatError(f"{option} {value}: no such {what}, and no {named} of that name "
+                          f"({listed}: {', '.join(known)})")
+
+
+def expect_fail_path(value: str | Path) -> Path:
+    """``--expect-fail``: a file, or the name of a list shipped in the package."""
+    return _path_or_name("--expect-fail", value, named_expect_fail(), "file", "shipped list",
+                         "shipped")
 
 
 def suite_path(value: str | Path) -> Path:
     """``--suite``: a case file or folder, a ruling file (``.toml``), or a named suite."""
-    path = Path(value)
-    if path.exists():
-        return path
-    known = named_suites()
-    if str(value) in known:
-        return known[str(value)]
-    raise CaseFormatError(f"--suite {value}: no such case file or folder, and no suite of that "
-                          f"name (named: {', '.join(known)})")
+    return _path_or_name("--suite", value, named_suites(), "case file or folder", "suite",
+                         "named")
 
 
 def load_run_cases(values: Sequence[str | Path] | None) -> list[Case]:

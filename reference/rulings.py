@@ -25,8 +25,8 @@ from typing import Any, Final, TypeAlias
 
 from ginspec.reference.adjudicate import OUTCOMES, Ruling, adjudicate
 from ginspec.reference.ruling_header import (
-    Claim,
     Finding,
+    RulingHeader,
     expect_items,
     format_value,
     need_field,
@@ -78,27 +78,15 @@ class Expectation:
         return f"{self.profile} ({', '.join(extra)})" if extra else self.profile
 
 
-@dataclass(frozen=True)
-class RulingCase:
+@dataclass(frozen=True, kw_only=True, repr=False)
+class RulingCase(RulingHeader):
     """A parsed showdown ruling file."""
 
-    id: str
-    title: str
-    question: str
     knocker: tuple[Card, ...]
     defender: tuple[Card, ...]
     knocker_melds: tuple[tuple[Card, ...], ...] | None
     upcard: Card | None
     expectations: tuple[Expectation, ...]
-    sides: tuple[Claim, ...] = ()
-    clauses: tuple[str, ...] = ()
-    digest: str = ""
-    answer: str = ""
-    path: str = ""
-    kind: str = "showdown"
-
-    def __repr__(self) -> str:
-        return f"load_ruling({self.path!r})" if self.path else f"RulingCase(id={self.id!r})"
 
 
 @dataclass(frozen=True)
