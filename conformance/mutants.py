@@ -768,6 +768,93 @@ class GreedyLayoffs(Mutant):
         return steps
 
 
+class LayoffsWithoutChaining(Mutant):
+    """An engine that settles the showdown itself and lays off best play's cards, but only onto
+    the knocker's melds as declared: a card that fits only a meld already lengthened by a layoff
+    stays in the defender's deadwood (LAYOFF.CHAIN)."""
+
+    breaks = "LAYOFF.CHAIN"
+    automatic = (True, True)
+
+    def showdown_steps(self, state: Any) -> list[tuple[int, str]]:
+        from ginspec.conformance.adapters.reference_game import best_showdown_steps, legal_texts
+        from ginspec.reference.game.state import Phase
+
+        best = best_showdown_steps(state, melding=True, layoffs=True)
+        steps: list[tuple[int, str]] = []
+        first_fits: set[str] | None = None
+        for who, action in best:
+            if action.startswith("layoff "):
+                if state.phase is Phase.DEFENDER_LAYOFF:
+                    if first_fits is None:  # the cards that fit the melds as declared
+                        first_fits = {a.split()[1] for a in legal_texts(state)
+                                      if a.startswith("layoff ")}
+                    if action.split()[1] not in first_fits:
+                        continue  # it fits only through an earlier layoff: kept as deadwood
+                if action not in legal_texts(state):
+                    continue
+            steps.append((who, action))
+            state = state.apply(action, who)
+        while state.phase in (Phase.DEFENDER_LAYOFF, Phase.KNOCKER_LAYOFF):
+            steps.append((state.to_move, "done"))
+            state = state.apply("done", state.to_move)
+        return steps
+
+
+class MostCardsMelded(Mutant):
+    """An engine that arranges the knocker's melds itself by melding as many cards as it can
+    (fewest deadwood cards, then least deadwood), where best play declares the least deadwood
+    (SHOWDOWN.BEST-PLAY); the defender then plays best."""
+
+    breaks = "SHOWDOWN.BEST-PLAY"
+    automatic = (True, True)
+
+    def showdown_steps(self, state: Any) -> list[tuple[int, str]]:
+        from ginspec.conformance.adapters.reference_game import best_showdown_steps
+        from ginspec.reference.game import Rejection
+        from ginspec.reference.game.state import Phase
+        from ginspec.reference.melds import all_melds
+        from ginspec.spec.cards import cards_of
+
+        if state.phase is not Phase.DECLARE:
+            return best_showdown_steps(state, melding=True, layoffs=True)
+        k = state.knocker
+        hand = cards_of(state.hands[k])
+        rules = state.rules.meld_rules
+        melds = all_melds(hand, rules)
+        ranked: list[tuple[int, int, str]] = []
+        for chosen in _disjoint(melds, 0, 0):
+            melded = sum(len(m.cards) for m in chosen)
+            dead = sum(card_value(c, rules.ace_value) for c in hand
+                       if not any(c in m.cards for m in chosen))
+            text = " / ".join(" ".join(card_str(c) for c in m.cards) for m in chosen)
+            ranked.append((-melded, dead, f"declare {text}" if text else "declare"))
+        for _, _, action in sorted(ranked):
+            try:
+                after = state.apply(action, k)
+            except Rejection:
+                continue  # above the knock limit (or not gin where gin is required)
+            return [(k, action), *best_showdown_steps(after, melding=True, layoffs=True)]
+        return best_showdown_steps(state, melding=True, layoffs=True)
+
+
+def _disjoint(melds: Sequence[Any], start: int, used: int) -> list[list[Any]]:
+    """Every set of pairwise disjoint melds among ``melds[start:]`` (the empty set included)."""
+    found: list[list[Any]] = [[]]
+    for i in range(start, len(melds)):
+        if melds[i].mask & used == 0:
+            found.extend([melds[i], *rest] for rest in _disjoint(melds, i + 1, used | melds[i].mask))
+    return found
+
+
+AUTOMATIC_MUTANTS: dict[type[Mutant], str] = {
+    cls: cls.breaks for cls in (GreedyLayoffs, LayoffsWithoutChaining, MostCardsMelded)
+}
+"""Engines that settle the showdown themselves (melding.automatic, layoff.automatic) but not with
+best play: the committed suite's automatic-showdown expectations must catch each
+(tests/test_automatic_mutants.py)."""
+
+
 class GameTargetWrong(ParameterMutant):
     """Plays every match to a target 50 points higher than the ruleset's."""
 
