@@ -36,10 +36,32 @@ def _entries(case: Case) -> list[dict[str, Any]]:
     return entries
 
 
+def translated_steps(steps: Sequence[Mapping[str, Any]],
+                     opening: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The scenario's steps with its opening (the first ``replaces``) played as the entry's
+    ``opening`` steps (FIRST.UPCARD-OFFER, FIRST.PLAIN, ELEVEN.FIRST-TURN)."""
+    return [*(dict(s) for s in opening["steps"]),
+            *(dict(s) for s in steps[int(opening["replaces"]):])]
+
+
+def translated_checkpoints(points: Sequence[Mapping[str, Any]],
+                           opening: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The checkpoints after the old opening, counted in the translated steps (those inside
+    the old opening have no counterpart)."""
+    replaces, added = int(opening["replaces"]), len(opening["steps"])
+    return [{**p, "after": int(p["after"]) - replaces + added} for p in points
+            if int(p["after"]) >= replaces]
+
+
 def plan(case: Case, entry: Mapping[str, Any], profile: str) -> Plan:
-    """``case``'s expectations overlaid with ``entry`` (one of its ``rulesets``)."""
+    """``case``'s expectations overlaid with ``entry`` (one of its ``rulesets``); an entry
+    with an ``opening`` counts its step indices in the translated steps."""
     stop = entry.get("stop")
-    steps = case.steps if stop is None else case.steps[: int(stop)]
+    base, base_points = case.steps, case.checkpoints
+    if "opening" in entry:
+        base = translated_steps(base, entry["opening"])
+        base_points = translated_checkpoints(base_points, entry["opening"])
+    steps = base if stop is None else base[: int(stop)]
     verdicts = entry.get("verdicts", {})
     out = []
     for i, step in enumerate(steps):
@@ -58,7 +80,7 @@ def plan(case: Case, entry: Mapping[str, Any], profile: str) -> Plan:
     if "checkpoints" in entry:
         points = list(entry["checkpoints"])
     else:
-        points = [p for p in case.checkpoints if stop is None or int(p["after"]) <= int(stop)]
+        points = [p for p in base_points if stop is None or int(p["after"]) <= int(stop)]
     if stop is None:
         result = entry.get("result", case.result)
         blame = entry.get("blame", case.blame)

@@ -28,6 +28,8 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from ginspec.conformance.cases import Case
+from ginspec.conformance.cases.expectations import translated_checkpoints, translated_steps
+from ginspec.conformance.generate.openings import Opening, translate
 from ginspec.spec.errors import GinspecError
 
 GAME_KINDS: Final = ("hand", "match", "table-hand")
@@ -346,19 +348,61 @@ def rulesets_of(case: Case, profiles: Iterable[str]) -> list[dict[str, Any]]:
             ruleset(profile, dict(case.overrides))
         except GinspecError:
             continue
+        opening = opening_for(case, profile)
+        scenario = case if opening is None else translated_case(case, opening)
         for auto in (False, True):
-            played = automatic(case, profile) if auto else replay(case, profile)
+            played = automatic(scenario, profile) if auto else replay(scenario, profile)
             if played is None:
                 continue
             played = Played(played.verdicts, tuple(_known(c) for c in played.clauses),
                             played.checkpoints, played.result, played.blame, played.stop)
-            entry = _entry(case, played, auto=auto)
+            entry = _entry(scenario, played, auto=auto)
+            if opening is not None:
+                entry = {"opening": _with_clauses(opening, played.clauses), **entry}
             key = json.dumps(entry, sort_keys=True)
             if key not in groups:
                 groups[key] = {"profiles": [], **entry}
                 order.append(key)
             groups[key]["profiles"].append(profile)
     return [groups[k] for k in order]
+
+
+def opening_for(case: Case, profile: str) -> dict[str, Any] | None:
+    """The case's opening rewritten for ``profile``'s first turn (see
+    :mod:`~ginspec.conformance.generate.openings`); None when the first turns agree or no
+    equivalent opening exists."""
+    found = _translation(case, profile)
+    return found.to_json() if isinstance(found, Opening) else None
+
+
+def _translation(case: Case, profile: str) -> Opening | str | None:
+    from ginspec.spec.profiles import ruleset
+
+    source = ruleset(str(case.profile), dict(case.overrides))
+    target = ruleset(profile, dict(case.overrides))
+    if source["first_turn"] == target["first_turn"]:
+        return None
+    if case.kind != "hand":
+        return "the openings of a match's hands are not rewritten"
+    deal = case.deals[0]
+    return translate(case.steps, [str(c) for c in deal["deck"]], int(deal["dealer"]), source,
+                     target)
+
+
+def translated_case(case: Case, opening: Mapping[str, Any]) -> Case:
+    """``case`` with its opening replaced (its checkpoints counted in the new steps)."""
+    data = {k: v for k, v in case.data.items()
+            if k not in ("format", "fingerprint", "rulesets", "unplayable")}
+    data["steps"] = translated_steps(case.steps, opening)
+    data["checkpoints"] = translated_checkpoints(case.checkpoints, opening)
+    return Case.make(**data)
+
+
+def _with_clauses(opening: Mapping[str, Any], clauses: Sequence[str | None]) -> dict[str, Any]:
+    """The opening's steps with the clause the reference recorded for each."""
+    steps = [{**s, **({"clause": c} if c else {})}
+             for s, c in zip(opening["steps"], clauses, strict=False)]
+    return {"replaces": opening["replaces"], "steps": steps}
 
 
 def check_home(case: Case, entries: Sequence[Mapping[str, Any]]) -> None:
@@ -390,6 +434,12 @@ def _main_verdict(step: Mapping[str, Any]) -> Any:
 def _sparse(entry: Mapping[str, Any], main: Mapping[str, Any]) -> dict[str, Any]:
     """``entry`` with what it shares with the case's own expectations left out."""
     out: dict[str, Any] = {"profiles": list(entry["profiles"])}
+    if "opening" in entry:
+        opening = entry["opening"]
+        out["opening"] = opening
+        main = {**main, "checkpoints": translated_checkpoints(main["checkpoints"], opening),
+                "verdicts": [*(_main_verdict(s) for s in opening["steps"]),
+                             *main["verdicts"][int(opening["replaces"]):]]}
     for key in ("showdown", "stop"):
         if key in entry:
             out[key] = entry[key]
@@ -439,8 +489,10 @@ def _unplayable_reason(case: Case, profile: str) -> str:
     named = named or differ
     values = ", ".join(f"{k}={_value_text(v)}" for k, v in sorted(named.items()))
     what = "accepted" if verdict.accepted else f"refused {verdict.code}"
+    why = _translation(case, profile) if "first_turn" in named else None
     return f"{values} (its first step {step['action']!r} is {what}" + \
-        (f", {clause})" if clause else ")")
+        (f", {clause}" if clause else "") + (f"; no equivalent opening: {why})"
+                                             if isinstance(why, str) else ")")
 
 
 def _value_text(value: Any) -> str:
