@@ -26,6 +26,7 @@ GUIDE = ROOT / "docs" / "guides" / "verify-your-implementation.md"
 PY = "python:ginspec.conformance.examples.hand_adapter:HandAdapter"
 GREEDY = "python:ginspec.conformance.examples.greedy_adapter:GreedyAdapter"
 MUTANT = "python:ginspec.conformance.mutants:DiscardRestrictionOff"
+HOUSE = "python:ginspec.conformance.examples.house_rules_adapter:HouseRulesAdapter"
 NODE = "'cmd:node conformance/examples/node/adapter.mjs'"
 
 Check = Callable[[str, Path], None]
@@ -146,6 +147,21 @@ def pagat_only(out: str, _: Path) -> None:
     assert summary(out)["skipped"] == 0  # the reference declares everything
 
 
+def derived(out: str, tmp: Path) -> None:
+    """``suite derive`` wrote case files, every one of exactly the house rules."""
+    files = sorted((tmp / "house").rglob("*.json"))
+    assert files and f"{len(files)} cases derived for wikipedia undercut_bonus=20" in out, out
+    for f in files:
+        case = json.loads(f.read_text(encoding="utf-8"))
+        assert (case["profile"], case.get("overrides")) == ("wikipedia", {"undercut_bonus": 20})
+
+
+def all_pass_no_skip(out: str, _: Path) -> None:
+    all_pass(out)
+    counts = summary(out)
+    assert counts["skipped"] == 0 and counts["passed"] > 0, counts
+
+
 COMMANDS: dict[str, Expect] = {
     f"ginspec conform --adapter {PY} --smoke": Expect(0, smoke_ok),
     f"ginspec conform --adapter {PY}": Expect(0, all_pass),
@@ -167,6 +183,9 @@ COMMANDS: dict[str, Expect] = {
     f"ginspec conform --adapter {PY} --expect-fail expect-fail.txt": Expect(1, unexpected_passes, chain="report"),
     f"ginspec conform --adapter {PY} --shard 1/2 --json shard-1.jsonl": Expect(0, all_pass, chain="report"),
     f"ginspec conform --adapter {PY} --shard 2/2 --json shard-2.jsonl": Expect(0, shards_cover, chain="report"),
+    "ginspec suite derive --rules conformance/examples/house-rules.toml --out house":
+        Expect(0, derived, chain="house"),
+    f"ginspec conform --adapter {HOUSE} --suite house": Expect(0, all_pass_no_skip, chain="house"),
     f"ginspec conform --live --adapter {PY} --profile pagat --seed 1 --hands 20": Expect(0, no_divergence),
     f"ginspec conform --live --adapter {MUTANT} --profile pagat --seed 1 --hands 20 --out live":
         Expect(1, live_case_written, chain="live"),

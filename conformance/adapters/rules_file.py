@@ -14,11 +14,18 @@ value or field raises :class:`RulesFileError` with one line naming it.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import fields
 from pathlib import Path
 from typing import Any
 
+from ginspec.reference.meld_rules import MeldRules
 from ginspec.spec.errors import ParameterError
+from ginspec.spec.parameters import parameter
 from ginspec.spec.profiles import Ruleset
+
+QUESTION_PARAMETERS = (*(f.name for f in fields(MeldRules)), "knock_limit")
+"""The parameters a question asked under no profile depends on (meld legality, card values and
+the knock limit): their catalogue values, unless the case overrides them."""
 
 RULES_KEYS = ("profile", "set")
 """The fields of a rules declaration."""
@@ -65,8 +72,14 @@ def load_rules(path: str | Path) -> Ruleset:
 
 def rules_reason(declared: Ruleset, profile: str | None, overrides: Mapping[str, Any]) -> str | None:
     """Why a case of ``profile`` + ``overrides`` is not a game of the ``declared`` rules (None
-    when every parameter has the declared value, whatever profile the case names)."""
+    when every parameter has the declared value, whatever profile the case names). A question
+    asked under no profile (a card, meld, deadwood or knock question) is asked under the
+    catalogue's meld rules and knock limit with the case's overrides: those must be declared."""
     if profile is None:
+        asked = {**{name: parameter(name).default for name in QUESTION_PARAMETERS}, **overrides}
+        for name, value in asked.items():
+            if (type(declared[name]), declared[name]) != (type(value), value):
+                return f"rules: {name}={declared[name]!r} declared, the question asks under {value!r}"
         return None
     try:
         wanted = Ruleset(profile, dict(overrides))

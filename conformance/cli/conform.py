@@ -245,8 +245,7 @@ def _of_rules(cases: list[Case], path: Path, adapters: list[str]) -> list[Case]:
             adapter.close()
         if reason is not None:
             raise AdapterError(f"--rules {path}: {spec} cannot play these rules: {reason}")
-    return [c for c in cases if c.profile is None
-            or rules_reason(declared, c.profile, c.overrides) is None]
+    return [c for c in cases if rules_reason(declared, c.profile, c.overrides) is None]
 
 
 def run_conform(args: argparse.Namespace) -> int:
