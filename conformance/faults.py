@@ -425,9 +425,11 @@ def _judge(fault: Fault, cases: Sequence[Case], report: Path, junit: Path, code:
         ok = code == 143 and not wrong and 0 < len(results) < len(cases)
         return len(results), ok, "" if ok else f"exit {code}, wrong {wrong[:3]}", statuses
     wrong = []
+    acted = False  # did the fault act on any selected case (then the run must exit 2)?
     for i, case in enumerate(cases):
         want, fragment = expected_status(fault, case, triggered(*case_key(case)), i >= first,
                                          baseline)
+        acted = acted or want == "error"
         got = results.get(case.id)
         message = got.get("message", "") if got else ""
         if got is None or got["status"] != want or \
@@ -438,7 +440,7 @@ def _judge(fault: Fault, cases: Sequence[Case], report: Path, junit: Path, code:
                                              for e in results.values()):
         wrong.append(f"no case names the reason {fault.reason!r}")
     clean = 1 if any(s in ("fail", "xpass") for s in baseline.values()) else 0
-    want_code = clean if fault.expect == "pass" else 2
+    want_code = 2 if acted else clean
     ok = not wrong and code == want_code
     note = wrong[0] if wrong else ("" if ok else f"exit {code}, want {want_code}")
     return len(results), ok, note, statuses

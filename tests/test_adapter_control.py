@@ -261,3 +261,20 @@ def test_the_fast_reply_check_agrees_with_jsonschema(cmd: str, reply: Any) -> No
     valid = jsonschema.Draft202012Validator(full).is_valid(reply)
     ours = reply_problem(cmd, reply) if isinstance(reply, dict) else "not an object"
     assert (ours is None) == valid, ours
+
+
+def test_a_fault_that_hits_no_selected_case_wants_a_clean_run(cases: list[Case], tmp_path: Path,
+                                                              baseline: dict[str, str]) -> None:
+    """``ginspec faults --cases GLOB`` on cases the fault never acts on: the right verdict is the
+    baseline's exit code (0 here), not 2."""
+    calm = [c for c in cases if not triggered(*case_key(c))][:4]
+    suite = tmp_path / "suite"
+    suite.mkdir()
+    for case in calm:
+        source = next(SUITE_DIR.glob(f"cases/*/{case.id}.json"))
+        shutil.copy(source, suite / source.name)
+    fault = next(f for f in FAULTS if f.name == "crash")
+    row = run_fault(fault, calm, ["--suite", str(suite)], timeout=8.0, max_restarts=3,
+                    limit=600, startup=30.0, baseline={c.id: baseline[c.id] for c in calm})
+    assert row.finished and row.exit_code == 0 and row.lines == len(calm)
+    assert row.statuses_right, row.note
