@@ -301,6 +301,8 @@ def battery(command: Command, f: Files) -> list[Bad]:
             ([f.path("trace-deck.json")], ("hands[0]", "QQ")),
         ],
         ("bench",): [(["sprint"], ("sprint",)), (["melds", "--hands", "0"], ("--hands", "0")),
+                     (["start", "--reps", "0"], ("--reps", "0")),
+                     (["start", "--hands", "3"], ("--hands",)),
                      (["melds", "--hands", "3"], ("--hands", "3")), (["melds", "--reps", "0"], ("--reps",)),
                      (["engine", "--hands", "-2"], ("--hands", "-2")),
                      (["melds", "--profile", "pagat"], ("--profile", "engine"))],

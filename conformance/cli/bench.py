@@ -153,13 +153,17 @@ def register(sub: Any) -> None:
         "game engine's public API, next to OpenSpiel's gin_rummy driven from Python in the "
         "same run (if OpenSpiel is installed). 'melds': median/p90 microseconds per hand of "
         "min_deadwood (best discard for 11 cards) on random, meld-dense and worst-case hands, "
-        "next to OpenSpiel's GinRummyUtils.min_deadwood, every answer cross-checked.",
+        "next to OpenSpiel's GinRummyUtils.min_deadwood, every answer cross-checked. 'start': "
+        "whole 'ginspec conform --adapter reference' processes, start-up included, the "
+        "committed suite verified by its digest beside every case schema-checked.",
     )
-    p.add_argument("benchmark", choices=["engine", "melds", "mutants"], help="which benchmark")
+    p.add_argument("benchmark", choices=["engine", "melds", "mutants", "start"],
+                   help="which benchmark")
     p.add_argument("--hands", type=int, default=None,
                    help="hands per side (default: engine 300; melds 2000 per random set)")
-    p.add_argument("--reps", type=int, default=20, metavar="R",
-                   help="melds: calls per hand per timing (default 20)")
+    p.add_argument("--reps", type=int, default=None, metavar="R",
+                   help="melds: calls per hand per timing (default 20); start: paired runs "
+                   "(default 5)")
     p.add_argument("--seed", type=seed_arg, default=1, help="seed of the random players and deals")
     p.add_argument("--profile", action="append", default=[], metavar="P",
                    help="engine profile(s) to time (default: openspiel and pagat)")
@@ -179,6 +183,8 @@ def run(args: argparse.Namespace) -> int:
         from ginspec.conformance.mutation.command import run as run_mutation
 
         return run_mutation(args)
+    if args.benchmark == "start":
+        return run_start(args)
     if args.benchmark == "melds":
         if args.profile:
             raise BenchError("--profile: applies to 'bench engine' only (the meld benchmark "
@@ -208,10 +214,39 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+def run_start(args: argparse.Namespace) -> int:
+    """``ginspec bench start`` (see :mod:`ginspec.conformance.bench.start`)."""
+    from ginspec.conformance.bench.start import run_start_bench
+
+    if args.profile or args.hands is not None:
+        raise BenchError("--profile/--hands: 'bench start' times the whole suite against the "
+                         "reference; --reps sets the number of paired runs")
+    runs = 5 if args.reps is None else args.reps
+    if runs < 1:
+        raise BenchError(f"--reps: must be at least 1, got {runs}")
+    report = run_start_bench(runs)
+    if args.json:
+        print(json.dumps(report))
+        return 0
+    print(f"whole 'ginspec conform --adapter reference' processes, {runs} paired runs (medians), "
+          f"Python {report['python']} ({report['machine']}), load average "
+          f"{report['load_average_1min']}")
+    from ginspec.conformance.reports.console import print_table
+
+    print_table(("suite", "wall s", "CPU s", "exit"),
+                ((m["name"], f"{m['wall_s']:.2f}", f"{m['cpu_s']:.2f}",
+                  ",".join(map(str, m["exit_codes"]))) for m in report["measures"]),
+                right=("wall s", "CPU s"))
+    print(f"digest / every case checked: wall {report['ratio_wall']:.3f}, "
+          f"CPU {report['ratio_cpu']:.3f}")
+    return 0
+
+
 def run_melds(args: argparse.Namespace) -> int:
     """``ginspec bench melds`` (see :mod:`ginspec.conformance.bench.melds`)."""
     from ginspec.conformance.bench.melds import format_table, peer_available, run_benchmark
 
+    args.reps = 20 if args.reps is None else args.reps
     if args.reps < 1:
         raise BenchError(f"--reps: must be at least 1, got {args.reps}")
     if args.hands is not None and args.hands < 4:
