@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from typing import Any, Final, Literal
 
 from ginspec.reference.typed_rules import Rules, game_rules
@@ -140,7 +141,14 @@ def hand_score_terms(
 
 
 def _typed(rules: Rules | Mapping[str, Value]) -> Rules:
-    return rules if isinstance(rules, Rules) else game_rules(rules)
+    if isinstance(rules, Rules):
+        return rules
+    return _ruleset_rules(rules) if isinstance(rules, Ruleset) else game_rules(rules)
+
+
+@lru_cache(maxsize=64)
+def _ruleset_rules(rules: Ruleset) -> Rules:
+    return game_rules(rules)
 
 
 @implements("OKLAHOMA.KNOCK-LIMIT", "OKLAHOMA.ACE", "KNOCK.LIMIT")
@@ -325,9 +333,9 @@ class MatchTally:
     hands_won: tuple[int, int] = (0, 0)
     hands: int = 0
 
-    def score(self, rules: Mapping[str, Value], player: Player) -> int:
-        values = _rule_values(rules)
-        extra = self.boxes[player] * int(values["box_bonus"]) if values["boxes_count_toward_target"] else 0
+    def score(self, rules: Rules | Mapping[str, Value], player: Player) -> int:
+        typed = _typed(rules)
+        extra = self.boxes[player] * typed.box_bonus if typed.boxes_count_toward_target else 0
         return self.hand_points[player] + extra
 
     @implements("MATCH.CUMULATIVE")
@@ -353,10 +361,10 @@ class MatchTally:
         )
 
     @implements("MATCH.TARGET")
-    def winner(self, rules: Mapping[str, Value]) -> Player | None:
+    def winner(self, rules: Rules | Mapping[str, Value]) -> Player | None:
         """The player who has reached the target, if any (the game is then over)."""
-        target = int(_rule_values(rules)["game_target"])
-        reached = [p for p in (0, 1) if self.score(rules, p) >= target]
+        typed = _typed(rules)
+        reached = [p for p in (0, 1) if self.score(typed, p) >= typed.game_target]
         if len(reached) == 2:  # only one side scores per hand, so this needs a corrupt tally
             raise ScoringError("both players are at the target: no legal game gets here")
         return reached[0] if reached else None
@@ -381,29 +389,30 @@ class MatchResult:
 
 
 @implements("MATCH.GAME-BONUS", "MATCH.BOX", "MATCH.SHUTOUT", "MATCH.SHUTOUT-TEST", "MATCH.SETTLEMENT")
-def final_scores(rules: Mapping[str, Value], tally: MatchTally) -> MatchResult:
+def final_scores(rules: Rules | Mapping[str, Value], tally: MatchTally) -> MatchResult:
     """Final totals of a finished game (the tally's winner has reached the target).
 
     Winner: hand points + game bonus + box points, with the shutout effect; loser: hand points +
     box points. The lower total pays the higher the difference (MATCH.SETTLEMENT); that is
     almost always the loser paying the winner, but a loser with many boxes can have the higher total.
+    The values are read typed (no conversions), so the proofs run this very code on symbolic
+    values (docs/proven.md, MATCH-SPEC).
     """
-    values = _rule_values(rules)
-    winner = tally.winner(values)
+    typed = _typed(rules)
+    winner = tally.winner(typed)
     if winner is None:
         raise ScoringError("the game is not over: nobody has reached the target")
     loser = 1 - winner
     clauses = ["MATCH.TARGET", "MATCH.GAME-BONUS", "MATCH.BOX"]
-    box_bonus = int(values["box_bonus"])
-    box_points = (tally.boxes[0] * box_bonus, tally.boxes[1] * box_bonus)
-    if values["shutout_test"] == "loser_scored_nothing":
+    box_points = (tally.boxes[0] * typed.box_bonus, tally.boxes[1] * typed.box_bonus)
+    if typed.shutout_test == "loser_scored_nothing":
         shutout = tally.hand_points[loser] == 0
     else:
         shutout = tally.hands_won[loser] == 0
-    effect = str(values["shutout_effect"]) if shutout else "none"
+    effect = typed.shutout_effect if shutout else "none"
     if shutout:
         clauses += ["MATCH.SHUTOUT-TEST", "MATCH.SHUTOUT"]
-    game_bonus = int(values["game_bonus"])
+    game_bonus = typed.game_bonus
     hands = list(tally.hand_points)
     if effect == "game_bonus_doubled":
         game_bonus *= 2
@@ -413,8 +422,8 @@ def final_scores(rules: Mapping[str, Value], tally: MatchTally) -> MatchResult:
     if effect == "total_doubled":
         total_winner *= 2
     if effect == "flat_bonus":
-        total_winner += int(values["shutout_bonus"])
-    base_winner = tally.hand_points[winner] + int(values["game_bonus"]) + box_points[winner]
+        total_winner += typed.shutout_bonus
+    base_winner = tally.hand_points[winner] + typed.game_bonus + box_points[winner]
     totals = [0, 0]
     totals[winner] = total_winner
     totals[loser] = tally.hand_points[loser] + box_points[loser]
@@ -423,7 +432,7 @@ def final_scores(rules: Mapping[str, Value], tally: MatchTally) -> MatchResult:
         winner=winner,
         hand_points=tally.hand_points,
         box_points=box_points,
-        game_bonus=int(values["game_bonus"]),
+        game_bonus=typed.game_bonus,
         shutout=shutout,
         shutout_extra=total_winner - base_winner,
         totals=(totals[0], totals[1]),

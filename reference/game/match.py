@@ -110,8 +110,7 @@ class MatchState:
     @property
     def scores(self) -> tuple[int, int]:
         """Each player's score toward the target (MATCH.CUMULATIVE, MATCH.BOX-TARGET)."""
-        params = self.rules.params
-        return (self.tally.score(params, 0), self.tally.score(params, 1))
+        return (self.tally.score(self.rules, 0), self.tally.score(self.rules, 1))
 
     @property
     def winner(self) -> int | None:
@@ -142,8 +141,7 @@ class MatchState:
         result = hand.result
         assert result is not None
         tally = self.tally.after_hand(result.knocker, result.score)
-        final = final_scores(self.rules.params, tally) if tally.winner(
-            self.rules.params) is not None else None
+        final = final_scores(self.rules, tally) if tally.winner(self.rules) is not None else None
         return replace(self, hand=hand, tally=tally, results=(*self.results, result), final=final)
 
     def next_hand(self, deal: Deal | None = None) -> MatchState:
