@@ -283,3 +283,22 @@ def test_layoff_query_through_all_layoffs(os_driver: Driven) -> None:
             q("layoff", {"table": table, "cards": offered, **args}, {})
     with pytest.raises(Unsupported):  # 11 cards: MinDeadwood answers after a discard
         q("deadwood", {"cards": tokens("5C 3D 4D 5D 6D 4H 5H 6H 2S 3S 6S")}, {})
+
+
+def test_arrangements_query_through_all_meld_groups(os_driver: Driven) -> None:
+    """DEADWOOD.ARRANGEMENTS, counted from the spec's own examples: the shared seven gives two
+    optimal arrangements (in the set or in the run), the ten in the set or the run two, the
+    three ranks of four suits six, a hand with no meld one (the empty arrangement). A run of
+    six or more is where OpenSpiel's representation shows: its meld groups hold melds of 3..5
+    cards, so AC..6C is only ever A-3 + 4-6 (one group) where the spec also counts the whole
+    run (two)."""
+    q = os_driver.query
+    assert q("arrangements", {"cards": tokens("7H 7D 7S 7C 8C 9C TC AH 2D 3S")}, {}) == {
+        "count": 2}
+    assert q("arrangements", {"cards": tokens("TC TD TH JH QH")}, {}) == {"count": 2}
+    assert q("arrangements", {"cards": tokens("7C 8C 9C 7D 8D 9D 7H 8H 9H 7S 8S 9S")},
+             {}) == {"count": 6}
+    assert q("arrangements", {"cards": tokens("2C 5D 9H KS")}, {}) == {"count": 1}
+    assert q("arrangements", {"cards": tokens("AC 2C 3C 4C 5C 6C")}, {}) == {"count": 1}
+    with pytest.raises(Unsupported):  # IsRankMeld takes a hand: no card twice
+        q("meld", {"cards": ["7H", "7H", "7S"]}, {})

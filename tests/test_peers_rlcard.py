@@ -10,6 +10,7 @@ from collections.abc import Iterator
 import pytest
 from ginspec.conformance.adapters.base import Unsupported
 from ginspec.conformance.adapters.deal_layout import deal_for, layout
+from ginspec.spec.cards import card_str
 from peer_support import Driven, card, cards, driver_or_skip, tokens
 
 SPREAD = "KS KC KD 5S 6S 7S 9C TC JC"
@@ -170,3 +171,38 @@ def test_queries_answered_by_rlcards_own_functions(rl_driver: Driven) -> None:
     gin = q("knock", {"cards": tokens("3H 4H 5H 6H 7C 7D 7S 9D TD JD QD")}, {})
     assert (gin["deadwood"], gin["gin"]) == (0, True)
     assert set(gin["best_discards"]) == {"3H", "6H", "9D", "QD"}
+
+
+def test_meld_queries_through_rlcards_melding_functions(rl_driver: Driven) -> None:
+    """MELD.SET, MELD.RUN, MELD.RUN.NO-WRAP and MELD.COUNT through get_all_run_melds and
+    get_all_set_melds, values worked from the clauses: a run of n cards holds (n-2)(n-1)/2
+    runs (six cards: 10), four of a kind five sets, the whole pack 329 (chapter 2)."""
+    q = rl_driver.query
+    assert q("meld", {"cards": ["7H", "7D", "7S"]}, {}) == {"valid": True}
+    assert q("meld", {"cards": ["7H", "7D", "7S", "7C"]}, {}) == {"valid": True}
+    assert q("meld", {"cards": ["QS", "KS", "AS"]}, {}) == {"valid": False}
+    assert q("meld", {"cards": ["7H", "8H", "9D"]}, {}) == {"valid": False}
+    assert q("meld", {"cards": ["7H", "8H"]}, {}) == {"valid": False}
+    assert q("meld", {"cards": tokens("AD 2D 3D 4D 5D 6D 7D 8D 9D TD JD QD KD")}, {}) == {
+        "valid": True}
+    with pytest.raises(Unsupported):  # RLCard's meld functions take a hand
+        q("meld", {"cards": ["7H", "7H", "7S"]}, {})
+    assert q("melds-count", {"cards": tokens("3S 4S 5S 6S 7S 8S")}, {}) == {"count": 10}
+    assert q("melds-count", {"cards": tokens("8C 8D 8H 8S 2C")}, {}) == {"count": 5}
+    assert q("melds-count", {"cards": [card_str(c) for c in range(52)]}, {}) == {"count": 329}
+
+
+def test_arrangements_query_through_best_meld_clusters(rl_driver: Driven) -> None:
+    """DEADWOOD.ARRANGEMENTS on 10-card hands, from the spec's examples: the shared seven two
+    optimal arrangements, a six-card run kept whole or split two, a hand with no meld one (the
+    empty cluster RLCard's scorer counts); other hand sizes are declined (RLCard's deadwood
+    functions take 10 cards)."""
+    q = rl_driver.query
+    assert q("arrangements", {"cards": tokens("7H 7D 7S 7C 8C 9C TC AH 2D 3S")}, {}) == {
+        "count": 2}
+    assert q("arrangements", {"cards": tokens("AC 2C 3C 4C 5C 6C 9D JH KS 2H")}, {}) == {
+        "count": 2}
+    assert q("arrangements", {"cards": tokens("AC 3C 5C 7C 9C JD KD 2H 4H 6S")}, {}) == {
+        "count": 1}
+    with pytest.raises(Unsupported):
+        q("arrangements", {"cards": tokens("TC TD TH JH QH")}, {})

@@ -82,6 +82,10 @@ TUNABLE: Final[Mapping[str, str]] = {
 """Our parameter -> OpenSpiel game parameter."""
 
 
+MELD_GROUPS_MAX_CARDS: Final = 13
+"""AllMeldGroups walks every path of disjoint melds (exponential in the hand): arrangements of
+more cards than a hand and a few draws are declined rather than left to run for minutes."""
+
 MIN_DEADWOOD_MAX_CARDS: Final = 10
 """OpenSpiel's MinDeadwood answers the deadwood question for at most 10 cards: for 11 it gives the
 deadwood left after a discard (another question, used by its knock test) and above that it
@@ -158,7 +162,7 @@ class OpenSpielAdapter(PeerAdapter):
     homepage = "https://github.com/google-deepmind/open_spiel"
     capabilities = ("hand", "legal-actions", "melding.explicit", "layoff.explicit", "query.meld",
                     "query.knock", "query.melds-count", "query.knock-limit", "query.layoff",
-                    "query.deadwood")
+                    "query.deadwood", "query.arrangements")
     overridable = ("knock_limit", "oklahoma", "gin_bonus", "undercut_bonus")  # OKLAHOMA.ACE: gin only
     limitations = (
         "single hands only: no match scoring",
@@ -171,6 +175,13 @@ class OpenSpielAdapter(PeerAdapter):
         "larger hands are declined",
         "layoff queries: AllLayoffs is the defender's layoffs after a knock; knocker "
         "and after-gin layoffs are declined",
+        "arrangements queries: AllMeldGroups is made of melds of 3..5 cards, so a run of six "
+        "or more is only ever split (never counted whole)",
+        "meld and melds-count queries of cards repeating a card are declined: IsRankMeld "
+        "and AllMelds take a hand, which never holds a card twice",
+        "no function answers the card, arrangement, declaration, defence, adjudicate, score, "
+        "match or next-dealer queries (CardInt reads OpenSpiel's own 'As' spelling and checks "
+        "nothing; scoring lives inside the game state): those capabilities are not declared",
     )
 
     def __init__(self) -> None:
@@ -397,7 +408,8 @@ class OpenSpielAdapter(PeerAdapter):
         return self._answer(what, args, params)
 
     def _answer(self, what: str, args: Mapping[str, object], params: Params) -> JSONObject:
-        """``meld``: IsRankMeld/IsSuitMeld; ``melds-count``: AllMelds (melds of 3..5 cards —
+        """``meld``: IsRankMeld/IsSuitMeld; ``arrangements``: AllMeldGroups (see
+        :meth:`_optimal_groups`); ``melds-count``: AllMelds (melds of 3..5 cards —
         OpenSpiel writes a longer run as several); ``deadwood``: MinDeadwood; ``knock``:
         MinDeadwood of the 11 cards (what OpenSpiel's knock test uses), the discards whose
         10-card MinDeadwood is least; ``knock-limit``: the knock card of an Oklahoma deal with
@@ -414,10 +426,12 @@ class OpenSpielAdapter(PeerAdapter):
         raw = args.get("cards", [])
         assert isinstance(raw, list)
         cards = [to_os(c) for c in parse_cards([str(t) for t in raw], distinct=what != "meld")]
+        if len(set(cards)) != len(cards):
+            raise Unsupported("OpenSpiel's meld functions take a hand: no card twice")
         if what == "meld":
-            if len(set(cards)) != len(cards):
-                return {"valid": False}
             return {"valid": bool(u.is_rank_meld(cards) or u.is_suit_meld(cards))}
+        if what == "arrangements":
+            return {"count": self._optimal_groups(cards)}
         if what == "melds-count":
             return {"count": len(u.all_melds(cards))}
         if what == "deadwood":
@@ -436,6 +450,20 @@ class OpenSpielAdapter(PeerAdapter):
                     "big_gin": False,
                     "best_discards": [card_str(from_os(c)) for c in cards if after[c] == best]}
         raise Unsupported(f"OpenSpiel answers no {what!r} query")
+
+    def _optimal_groups(self, cards: list[int]) -> int:
+        """``arrangements``: the distinct meld groups of AllMeldGroups (it lists each group once
+        per order of its melds) whose TotalCardValue is that of BestMeldGroup, the value
+        OpenSpiel's MinDeadwood keeps (DEADWOOD.ARRANGEMENTS). With no meld at all AllMeldGroups
+        is empty and BestMeldGroup the empty group: one arrangement."""
+        if len(cards) > MELD_GROUPS_MAX_CARDS:
+            raise Unsupported(f"AllMeldGroups enumerates every path of melds: at most "
+                              f"{MELD_GROUPS_MAX_CARDS} cards, not {len(cards)}")
+        u = self._utils
+        best = int(u.total_card_value(u.best_meld_group(cards)))
+        groups = {frozenset(frozenset(m) for m in g) for g in u.all_meld_groups(cards)}
+        return max(1, sum(1 for g in groups
+                          if int(u.total_card_value([sorted(m) for m in g])) == best))
 
     def _layoffs(self, args: Mapping[str, object], params: Params) -> JSONObject:
         """``layoff``: AllLayoffs(knocker's melds, cards laid off before), which OpenSpiel's

@@ -94,7 +94,8 @@ class RLCardAdapter(PeerAdapter):
     name = "rlcard"
     homepage = "https://github.com/datamllab/rlcard"
     capabilities = ("hand", "legal-actions", "melding.automatic", "layoff.automatic",
-                    "query.knock", "query.deadwood")
+                    "query.knock", "query.deadwood", "query.meld", "query.melds-count",
+                    "query.arrangements")
     overridable = ("knock_limit", "discard_taken_card", "wall_size")
     limitations = (
         "single hands only: no match scoring",
@@ -106,8 +107,13 @@ class RLCardAdapter(PeerAdapter):
         "models the cap",
         "no rejection codes: an illegal action is refused as 'not among RLCard's "
         "legal actions'",
-        "deadwood queries: RLCard counts deadwood of 10-card hands only; other hands "
-        "are declined",
+        "deadwood and arrangements queries: RLCard counts deadwood of 10-card hands only; "
+        "other hands are declined",
+        "meld and melds-count queries of cards repeating a card are declined: RLCard's "
+        "meld functions take a hand, which never holds a card twice",
+        "no function answers the card, arrangement, layoff, declaration, defence, "
+        "adjudicate, score, match or next-dealer queries (utils.card_from_text checks "
+        "nothing; there are no layoffs and no points): those capabilities are not declared",
     )
 
     def __init__(self) -> None:
@@ -229,11 +235,23 @@ class RLCardAdapter(PeerAdapter):
 
     # -- queries, answered by RLCard's own melding and judge functions -----------------------
 
+    def _melding(self) -> Any:
+        return importlib.import_module("rlcard.games.gin_rummy.utils.melding")
+
+    def _best_clusters(self, hand: list[Any]) -> list[Any]:
+        """get_best_meld_clusters (10 cards): every meld cluster of least deadwood. With no meld
+        it lists none, and RLCard's scorer then counts the empty cluster (utils/scorers.py:
+        ``[] if not best_meld_clusters``), so the empty cluster stands for it here too."""
+        return self._melding().get_best_meld_clusters(hand=hand) or [[]]
+
     def _deadwood10(self, hand: list[Any]) -> int:
-        melding = importlib.import_module("rlcard.games.gin_rummy.utils.melding")
         utils = importlib.import_module("rlcard.games.gin_rummy.utils.utils")
-        best = melding.get_best_meld_clusters(hand=hand)
-        return int(utils.get_deadwood_count(hand, best[0] if best else []))
+        return int(utils.get_deadwood_count(hand, self._best_clusters(hand)[0]))
+
+    def _melds_in(self, hand: list[Any]) -> list[list[Any]]:
+        """get_all_run_melds + get_all_set_melds: every meld RLCard finds in ``hand``."""
+        melding = self._melding()
+        return [*melding.get_all_run_melds(hand), *melding.get_all_set_melds(hand)]
 
     def query(self, what: str, args: Mapping[str, Any], profile: str | None,
               overrides: Mapping[str, Any]) -> JSONObject:
@@ -242,18 +260,31 @@ class RLCardAdapter(PeerAdapter):
         return self._answer(what, args, params)
 
     def _answer(self, what: str, args: Mapping[str, object], params: Params) -> JSONObject:
-        """``deadwood`` (10 cards only): get_best_meld_clusters; ``knock`` (11 cards): the judge's
-        get_going_out_cards (RLCard's knock and gin test) and, for the deadwood and the best
-        discards, the 10-card deadwood after each discard."""
+        """``deadwood`` (10 cards only): get_best_meld_clusters; ``arrangements`` (10 cards
+        only): how many clusters get_best_meld_clusters lists; ``meld``: whether the cards are
+        one of the melds RLCard finds in them (a meld found in a group is the group itself
+        exactly when the group is one meld); ``melds-count``: how many melds it finds (MELD.COUNT);
+        ``knock`` (11 cards): the judge's get_going_out_cards (RLCard's knock and gin test)
+        and, for the deadwood and the best discards, the 10-card deadwood after each discard."""
         if any(params.get(k, False) for k in ("ace_high_runs", "wraparound_runs")) or \
                 params.get("ace_value", 1) != 1 or params.get("oklahoma", False):
             raise Unsupported("RLCard plays ace-low runs, no wraparound, ace = 1, no Oklahoma")
         raw = args.get("cards", [])
         assert isinstance(raw, list)
-        cards = parse_cards([str(t) for t in raw])
+        cards = parse_cards([str(t) for t in raw], distinct=what != "meld")
+        if len(set(cards)) != len(cards):
+            raise Unsupported("RLCard's meld functions take a hand: no card twice")
         hand = [self._rl(c) for c in cards]
+        if what == "meld":
+            whole = sorted(cards)
+            return {"valid": any(sorted(map(self._ours, m)) == whole
+                                 for m in self._melds_in(hand))}
+        if what == "melds-count":
+            return {"count": len(self._melds_in(hand))}
         if what == "deadwood" and len(hand) == 10:
             return {"deadwood": self._deadwood10(hand)}
+        if what == "arrangements" and len(hand) == 10:
+            return {"count": len(self._best_clusters(hand))}
         if what == "knock" and len(hand) == 11:
             limit = int(params.get("knock_limit", 10))
             knock_cards, gin_cards = self._judge_mod.get_going_out_cards(hand, limit)
