@@ -31,7 +31,8 @@ def test_format_round_trips() -> None:
     assert format_action("layoff", parse_cards("9S")[0], parse_cards("5S")[0]) == "layoff 9S to 5S"
 
 
-@pytest.mark.parametrize("bad", ["", "discard", "discard ZZ", "layoff 9S onto 5S", "jump"])
+@pytest.mark.parametrize("bad", ["", "discard", "discard ZZ", "layoff 9S onto 5S", "jump",
+                                 "meld 7C 7D 7H / 7C 7D 7H", "declare 7C 7D 7H / 7H 8H 9H"])
 def test_malformed_actions_raise(bad: str) -> None:
     with pytest.raises(ActionTextError):
         canonical(bad)

@@ -100,6 +100,8 @@ def test_knock_declare_chained_layoffs_and_score(os_driver: Driven) -> None:
     play(os_driver, "declare KS KD KC / 5S 6S 7S / 9C TC JC")
     assert os_driver.observe().to_act == 1
     assert os_driver.legal_actions() == ["meld", "meld 2C 2D 2S"]
+    # MELD.DISJOINT: the same meld named twice is refused, not read as 'meld 2C 2D 2S'.
+    assert not os_driver.apply("meld 2C 2D 2S / 2C 2D 2S").accepted
     play(os_driver, "meld 2C 2D 2S")
     assert os_driver.legal_actions() == ["done", "layoff 8C to 9C", "layoff 8S to 5S"]
     play(os_driver, "layoff 8S to 5S")

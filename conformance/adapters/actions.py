@@ -89,7 +89,13 @@ def canonical(action: str) -> Canonical:
         if verb in CARD_VERBS:
             return (verb, parse_card(rest))
         if verb in MELD_VERBS:
-            return (verb, merge_runs(parse_melds(rest)))
+            melds = parse_melds(rest)
+            named = [c for m in melds for c in m]
+            if len(set(named)) != len(named):
+                # Merging into a set would make 'meld 7C 7D 7H / 7C 7D 7H' the legal
+                # 'meld 7C 7D 7H': no engine can lay one card twice (MELD.DISJOINT).
+                raise ActionTextError(f"{action!r} names a card twice (MELD.DISJOINT)")
+            return (verb, merge_runs(melds))
         if verb == "layoff":
             parts = rest.split()
             if len(parts) == 3 and parts[1].lower() == "to":
@@ -131,7 +137,3 @@ def format_action(verb: str, *args: Card | Sequence[Iterable[Card]]) -> str:
         return f"layoff {card_str(card)} to {card_str(anchor)}"
     raise ActionTextError(f"unknown verb {verb!r}")
 
-
-def canonical_set(actions: Iterable[str]) -> frozenset[Canonical]:
-    """The canonical forms of a list of actions."""
-    return frozenset(canonical(a) for a in actions)

@@ -293,6 +293,9 @@ class RLCardAdapter(PeerAdapter):
             return {"deadwood": best, "can_knock": bool(knock_cards or gin_cards),
                     "gin": bool(gin_cards), "big_gin": False,
                     "best_discards": [card_str(c) for c in cards if after[c] == best]}
+        if what in ("deadwood", "arrangements"):
+            raise Unsupported(f"RLCard's deadwood functions (get_best_meld_clusters, "
+                              f"get_deadwood_count) take 10 cards, not {len(hand)}")
         raise Unsupported(f"RLCard answers no {what!r} query on {len(hand)} cards")
 
     # -- the adapter interface -------------------------------------------------------------
