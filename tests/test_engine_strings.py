@@ -14,13 +14,13 @@ import pytest
 from ginspec.conformance.adapters.base import Hello, JSONObject, Unsupported
 from ginspec.conformance.adapters.reference import ReferenceAdapter
 from ginspec.conformance.cases import load_cases
-from ginspec.conformance.escape import html_text, json_line, markdown_text, markup, printable
 from ginspec.conformance.generate.suite import SUITE_DIR
 from ginspec.conformance.reports.html import render
 from ginspec.conformance.reports.jsonl import write_jsonl
 from ginspec.conformance.reports.junit import write_junit
 from ginspec.conformance.reports.terminal import print_summary
 from ginspec.conformance.runner import Runner, RunSummary
+from ginspec.reference.cli.escape import html_text, json_line, markdown_text, markup, printable
 from hypothesis import given
 from hypothesis import strategies as st
 

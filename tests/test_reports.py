@@ -99,7 +99,7 @@ def test_piped_tables_never_cut_ids() -> None:
 
 
 def test_colour_on_a_terminal_and_none_with_no_color(monkeypatch: pytest.MonkeyPatch) -> None:
-    from ginspec.conformance.reports.console import make_console, styled
+    from ginspec.reference.cli.console import make_console, styled
 
     class Tty(io.StringIO):
         def isatty(self) -> bool:

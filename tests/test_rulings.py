@@ -162,8 +162,10 @@ def test_malformed_ruling_names_file_and_field(
 
 
 def test_list_has_one_line_per_ruling(capsys: pytest.CaptureFixture[str]) -> None:
+    """A table: two header lines, then one row per ruling, each starting with its ID."""
     assert main(["ruling", "list"]) == 0
-    assert len(capsys.readouterr().out.strip().splitlines()) == len(CASES)
+    rows = capsys.readouterr().out.strip().splitlines()[2:]
+    assert [row.split()[0] for row in rows] == [c.id for c in CASES]
 
 
 def test_unknown_casebook_id_exits_2() -> None:

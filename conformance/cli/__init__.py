@@ -70,7 +70,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         code: int = args.handler(args)
         return code
     except GinspecError as exc:
-        from ginspec.conformance.escape import printable
+        from ginspec.reference.cli.escape import printable
 
         print(f"ginspec: error: {printable(exc)}", file=sys.stderr)
         return EXIT_USAGE

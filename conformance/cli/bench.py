@@ -198,7 +198,7 @@ def run(args: argparse.Namespace) -> int:
         return 0
     print(f"random full hands, {result['hands']} per side, seed {result['seed']}, "
           f"Python {result['python']} ({result['machine']})")
-    from ginspec.conformance.reports.console import print_table
+    from ginspec.reference.cli.console import print_table
 
     numbers = ("hands/s", "steps/hand", "scored", "seconds")
     print_table(("side", *numbers),
@@ -231,7 +231,7 @@ def run_start(args: argparse.Namespace) -> int:
     print(f"whole 'ginspec conform --adapter reference' processes, {runs} paired runs (medians), "
           f"Python {report['python']} ({report['machine']}), load average "
           f"{report['load_average_1min']}")
-    from ginspec.conformance.reports.console import print_table
+    from ginspec.reference.cli.console import print_table
 
     print_table(("suite", "wall s", "CPU s", "exit"),
                 ((m["name"], f"{m['wall_s']:.2f}", f"{m['cpu_s']:.2f}",

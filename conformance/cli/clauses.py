@@ -56,7 +56,7 @@ def _load_implementations() -> None:
 def run_list(args: argparse.Namespace) -> int:
     reg = registry()
     if not args.json:
-        from ginspec.conformance.reports.console import print_table
+        from ginspec.reference.cli.console import print_table
 
         print_table(("clause", "§", "title"), ((c.id, c.number, c.title) for c in reg))
         return 0

@@ -20,7 +20,6 @@ from ginspec.conformance.adapters.command import STARTUP_TIMEOUT
 from ginspec.conformance.adapters.loader import open_adapter
 from ginspec.conformance.cases import Case
 from ginspec.conformance.cases.model import CaseFormatError
-from ginspec.conformance.escape import printable
 from ginspec.conformance.reports.explain import Rerun
 from ginspec.conformance.reports.output import check_outputs, is_stdout
 from ginspec.conformance.runner import (
@@ -39,6 +38,7 @@ from ginspec.conformance.selection import (
     load_run_cases,
 )
 from ginspec.reference.cli.args import positive_int, seed_arg
+from ginspec.reference.cli.escape import printable
 
 REPORT_FLAGS: Final = ("json", "junit", "html")
 
@@ -438,9 +438,9 @@ def _explain_shrunk_case(args: argparse.Namespace, adapter: Adapter, hello: Hell
         print(f"the shrunk case {case.id} did not fail again when rerun ({outcome.status}): the "
               "engine is not deterministic for it", file=sys.stdout)
         return
-    from ginspec.conformance.reports.console import make_console
     from ginspec.conformance.reports.explain import explain
     from ginspec.conformance.reports.terminal import print_failure
+    from ginspec.reference.cli.console import make_console
 
     rerun = Rerun(args.adapter[0], (str(written[-1]),),
                   ("--timeout", str(args.timeout)) if args.timeout != 10.0 else ())

@@ -9,7 +9,6 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from ginspec.conformance.reports.console import make_console, styled, table
 from ginspec.conformance.reports.output import check_outputs, emit
 from ginspec.conformance.reports.saved import (
     BAD,
@@ -29,6 +28,7 @@ from ginspec.conformance.reports.saved import (
 )
 from ginspec.conformance.runner import STATUSES
 from ginspec.reference.cli.args import help_then_error
+from ginspec.reference.cli.console import make_console, styled, table
 
 
 def register(sub: Any) -> None:

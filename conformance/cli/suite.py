@@ -114,7 +114,7 @@ def _selected(args: argparse.Namespace) -> list[Case]:
 def run_list(args: argparse.Namespace) -> int:
     cases = _selected(args)
     if not args.json:
-        from ginspec.conformance.reports.console import print_table
+        from ginspec.reference.cli.console import print_table
 
         print_table(("case", "kind", "profile", "clauses"),
                     ((c.id, c.kind, c.profile or "-", " ".join(c.clauses)) for c in cases))
@@ -174,7 +174,7 @@ def run_coverage(args: argparse.Namespace) -> int:
         for r in rows:
             print(json.dumps(r))
         return 1 if args.strict and gaps else 0
-    from ginspec.conformance.reports.console import print_table
+    from ginspec.reference.cli.console import print_table
 
     print_table(("clause", "obeys", "violates", "status"),
                 ((r["clause"], r["obeys"], r["violates"], _coverage_status(r)) for r in rows),

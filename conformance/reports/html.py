@@ -12,12 +12,12 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from ginspec.conformance.escape import html_text, json_line
 from ginspec.conformance.reports.explain import BAD, Failure, Rerun, explain, markdown_html
 from ginspec.conformance.reports.meta import per_clause
 from ginspec.conformance.reports.output import emit
 from ginspec.conformance.runner import STATUSES, RunSummary
 from ginspec.conformance.versions import PROTOCOL_VERSION, RULES_VERSION, SUITE_VERSION
+from ginspec.reference.cli.escape import html_text, json_line
 
 SUITS = {"C": ("♣", "black"), "D": ("♦", "red"), "H": ("♥", "red"), "S": ("♠", "black")}
 RANKS = "A23456789TJQK"

@@ -9,10 +9,10 @@ from pathlib import Path
 from typing import IO, Any
 
 from ginspec.conformance.adapters.base import Hello
-from ginspec.conformance.escape import json_line
 from ginspec.conformance.reports.meta import header, per_clause
 from ginspec.conformance.reports.output import emit
 from ginspec.conformance.runner import Outcome, RunSummary
+from ginspec.reference.cli.escape import json_line
 
 
 def run_lines(summary: RunSummary, adapter_spec: str, selection: dict[str, Any]) -> list[dict[str, Any]]:

@@ -9,10 +9,10 @@ import xml.etree.ElementTree as ET
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from ginspec.conformance.escape import xml_text
 from ginspec.conformance.reports.explain import Rerun, explain, plain
 from ginspec.conformance.reports.output import emit
 from ginspec.conformance.runner import RunSummary
+from ginspec.reference.cli.escape import xml_text
 
 
 def _message(headline: str, detail: str) -> str:

@@ -206,7 +206,7 @@ def merge_runs(runs: Sequence[SavedRun]) -> list[SavedRun]:
 
 
 def jsonl_text(runs: Sequence[SavedRun]) -> str:
-    from ginspec.conformance.escape import json_line
+    from ginspec.reference.cli.escape import json_line
 
     return "".join(json_line(line) + "\n" for run in runs for line in run.lines())
 
@@ -216,7 +216,7 @@ def jsonl_text(runs: Sequence[SavedRun]) -> str:
 
 def _md(text: Any) -> str:
     """A table cell from run data: nothing in it is read as Markdown or HTML."""
-    from ginspec.conformance.escape import markdown_text
+    from ginspec.reference.cli.escape import markdown_text
 
     return markdown_text(text)
 

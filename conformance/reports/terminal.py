@@ -1,18 +1,18 @@
 """The terminal report: counts, a per-clause table (one column per engine when several ran), and
 each failure explained (:mod:`ginspec.conformance.reports.explain`): the cards, expected beside
 actual, the clause text and the command that reruns the case. Tables are ``rich`` tables that are
-never cut (see :mod:`ginspec.conformance.reports.console`); colour only on a terminal."""
+never cut (see :mod:`ginspec.reference.cli.console`); colour only on a terminal."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from typing import Any, TextIO
 
-from ginspec.conformance.escape import printable
-from ginspec.conformance.reports.console import make_console, styled, table
 from ginspec.conformance.reports.explain import BAD, Failure, Rerun, explain, markdown_text, melds_text
 from ginspec.conformance.reports.meta import per_clause
 from ginspec.conformance.runner import STATUSES, RunSummary
+from ginspec.reference.cli.console import make_console, styled, table
+from ginspec.reference.cli.escape import printable
 
 SUITS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 DETAILED = 10

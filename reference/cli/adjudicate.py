@@ -11,6 +11,7 @@ from typing import Any, TextIO
 from ginspec.reference.adjudicate import Ruling, adjudicate
 from ginspec.reference.cli.adjudicate_table import run_table
 from ginspec.reference.cli.args import UsageError, parse_melds
+from ginspec.reference.cli.console import print_table
 from ginspec.spec.cards import card_str, parse_card, parse_cards
 from ginspec.spec.parameters import Value, parse_assignment
 
@@ -114,5 +115,4 @@ def print_ruling(ruling: Ruling, profile: str, out: TextIO) -> None:
     else:
         print("points:      none (the rules give no score for an illegal knock)", file=out)
     print("trail:", file=out)
-    for clause, text in ruling.trail:
-        print(f"  {clause:<29} {text}", file=out)
+    print_table(("clause", "finding"), ruling.trail, out)

@@ -9,6 +9,7 @@ import sys
 from typing import TextIO
 
 from ginspec.reference.cli.args import UsageError, parse_melds
+from ginspec.reference.cli.console import print_table
 from ginspec.reference.table.adjudicate import TableRuling, adjudicate_table
 from ginspec.spec.cards import parse_card, parse_cards
 from ginspec.spec.errors import GinspecError, ParameterError
@@ -99,5 +100,4 @@ def print_table_ruling(ruling: TableRuling, profile: str, out: TextIO) -> None:
     else:
         print("penalties:   none (an illegal knock is not scored)", file=out)
     print("trail:", file=out)
-    for clause, text in ruling.trail:
-        print(f"  {clause:<29} {text}", file=out)
+    print_table(("clause", "finding"), ruling.trail, out)

@@ -15,6 +15,7 @@ import json
 from typing import Any
 
 from ginspec.reference.cli.args import UsageError
+from ginspec.reference.cli.console import print_table
 from ginspec.reference.engines import engine_for
 from ginspec.reference.typed_rules import game_rules
 from ginspec.spec.parameters import Value, constraints, parameter, parameters
@@ -66,16 +67,12 @@ def _catalogue_json() -> dict[str, Any]:
 
 
 def _print_catalogue() -> None:
-    print("Profiles:")
-    for name in profiles():
-        print(f"  {name:<18} {profile(name).title}")
+    print_table(("profile", "title"), ((name, profile(name).title) for name in profiles()),
+                title="Profiles")
     print()
-    print("Parameters:")
-    rows = [(p.name, p.allowed(), _show(p.default), p.clause) for p in parameters().values()]
-    widths = [max(len(r[i]) for r in rows) for i in range(3)]
-    print(f"  {'name':<{widths[0]}}  {'allowed':<{widths[1]}}  {'default':<{widths[2]}}  clause")
-    for row in rows:
-        print(f"  {row[0]:<{widths[0]}}  {row[1]:<{widths[1]}}  {row[2]:<{widths[2]}}  {row[3]}")
+    print_table(("name", "allowed", "default", "clause"),
+                ((p.name, p.allowed(), _show(p.default), p.clause) for p in parameters().values()),
+                title="Parameters")
     print()
     print("Impossible combinations (refused):")
     for rule in constraints():

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from ginspec.reference.cli.args import help_then_error
+from ginspec.reference.cli.console import print_table
 from ginspec.reference.rulings import (
     KINDS,
     AnyRuling,
@@ -256,13 +257,15 @@ def register(sub: Any) -> None:
 
 
 def run_list(args: argparse.Namespace) -> int:
+    rows = []
     for case in casebook():
         profiles = sorted({e.profile for e in case.expectations})
         if args.json:
             print(json.dumps({"id": case.id, "kind": case.kind, "title": case.title, "profiles": profiles,
                               "file": case.path}))
-        else:
-            print(f"{case.id:<5} {case.kind:<12} {case.title}  [{', '.join(profiles)}]")
+        rows.append((case.id, case.kind, case.title, ", ".join(profiles)))
+    if not args.json:
+        print_table(("id", "kind", "title", "profiles"), rows)
     return 0
 
 
@@ -312,8 +315,7 @@ def run_check(args: argparse.Namespace) -> int:
         )
         for problem in v.mismatches:
             print(f"       {problem}")
-        for clause, text in r.trail:
-            print(f"       {clause:<26} {text}")
+        print_table(("clause", "finding"), r.trail)
     return 0 if all(v.ok for v in verdicts) else 1
 
 
@@ -332,8 +334,7 @@ def _check_other(case: AnyRuling, as_json: bool) -> int:
         print(f"{'ok  ' if f.ok else 'FAIL'} {f.label}: {answer}")
         for problem in f.mismatches:
             print(f"       {problem}")
-        for clause, text in f.trail:
-            print(f"       {clause:<26} {text}")
+        print_table(("clause", "finding"), f.trail)
     return 0 if ok else 1
 
 

@@ -34,8 +34,8 @@ STATUS_STYLE = {
 def make_console(out: TextIO | None = None) -> Console:
     """A rich console writing to ``out`` (default stdout), sized and coloured as above. It reads
     no markup: text from engines and case files is printed as it is (after
-    :func:`ginspec.conformance.escape.printable`)."""
-    from ginspec.conformance.escape import printable
+    :func:`ginspec.reference.cli.escape.printable`)."""
+    from ginspec.reference.cli.escape import printable
     from rich.console import Console
 
     class InertConsole(Console):
@@ -103,8 +103,8 @@ def table(columns: Sequence[str], rows: Iterable[Sequence[Any]], *, title: str |
 
 def _text(cell: Any) -> str:
     """A cell's text with control characters and ANSI escapes made visible (engine strings are
-    data: ``conformance/escape.py``)."""
-    from ginspec.conformance.escape import printable
+    data: ``reference/cli/escape.py``)."""
+    from ginspec.reference.cli.escape import printable
 
     return "" if cell is None else printable(cell)
 
@@ -117,7 +117,7 @@ def print_table(columns: Sequence[str], rows: Iterable[Sequence[Any]], out: Text
 
 def styled(text: str, status: str) -> Any:
     """``text`` in the colour of ``status`` (plain when the console has no colour)."""
-    from ginspec.conformance.escape import printable
+    from ginspec.reference.cli.escape import printable
     from rich.text import Text
 
     return Text(printable(text), style=STATUS_STYLE.get(status, ""))
