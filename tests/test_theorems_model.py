@@ -113,8 +113,8 @@ def test_encoding_exact_for_sets_and_pruning(rules: FormalRules) -> None:
 def test_broken_set_constraint_and_pruning_fail(monkeypatch: pytest.MonkeyPatch) -> None:
     import ginspec.spec.formal.encoding as encoding
 
-    real = encoding.z3.AtLeast
-    monkeypatch.setattr(encoding.z3, "AtLeast", lambda *args: real(*args[:-1], 2))  # sets of 2
+    real = encoding._at_least
+    monkeypatch.setattr(encoding, "_at_least", lambda items, k: real(items, 2))  # sets of 2
     assert not encoding_exact_sets(STANDARD).holds
     monkeypatch.undo()
     monkeypatch.setattr(encoding, "windows", lambda rules: ((0, 1, 2),))  # forgets most windows
@@ -126,15 +126,12 @@ def test_discard_constraint_and_its_broken_twin(monkeypatch: pytest.MonkeyPatch)
 
     result = encoding_exact_discard()
     assert result.holds, result.counterexample
-    real = encoding.z3
+    real = encoding._pseudo_boolean
 
-    class LooseZ3:  # the encoding's z3, with "exactly one discard" weakened to "at most one"
-        def __getattr__(self, name: str) -> object:
-            return getattr(real, name)
+    def loose(make: object, terms: list[tuple[object, int]], k: int) -> object:
+        # "exactly one discard" weakened to "at most one"
+        return real(encoding.z3core.Z3_mk_pble if make is encoding.z3core.Z3_mk_pbeq else make,
+                    terms, k)  # type: ignore[arg-type]
 
-        @staticmethod
-        def PbEq(terms: object, k: int) -> object:
-            return real.PbLe(terms, k)
-
-    monkeypatch.setattr(encoding, "z3", LooseZ3())
+    monkeypatch.setattr(encoding, "_pseudo_boolean", loose)
     assert not encoding_exact_discard().holds

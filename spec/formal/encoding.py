@@ -22,6 +22,7 @@ encoding serves per-hand certificates and theorems about all hands.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import TypeAlias
@@ -37,6 +38,7 @@ from ginspec.spec.formal.rules import (
     rank_value,
     windows,
 )
+from z3 import z3core
 
 Presence: TypeAlias = bool | z3.BoolRef
 """Whether a card is in the hand: a Python bool for a concrete hand, a Z3 Boolean for a symbolic one."""
@@ -52,13 +54,83 @@ class WitnessArrangement:
     discard: Card | None
 
 
+# Z3's own constructors (And, Or, Implies, AtLeast, PbLe ...) coerce and sort-check every argument
+# in Python, which was most of a certificate's time; these build the same terms through the C API
+# directly (the arguments are Z3 Booleans of one context by construction).
+
+def _array(items: list[z3.BoolRef]) -> z3.Array:
+    out = (z3.Ast * len(items))()
+    for k, item in enumerate(items):
+        out[k] = item.as_ast()
+    return out
+
+
+def _mk_and(items: list[z3.BoolRef]) -> z3.BoolRef:
+    ctx = items[0].ctx
+    return z3.BoolRef(z3core.Z3_mk_and(ctx.ref(), len(items), _array(items)), ctx)
+
+
+def _mk_or(items: list[z3.BoolRef]) -> z3.BoolRef:
+    ctx = items[0].ctx
+    return z3.BoolRef(z3core.Z3_mk_or(ctx.ref(), len(items), _array(items)), ctx)
+
+
+def _not(item: z3.BoolRef) -> z3.BoolRef:
+    return z3.BoolRef(z3core.Z3_mk_not(item.ctx.ref(), item.as_ast()), item.ctx)
+
+
+def _implies(a: z3.BoolRef, b: z3.BoolRef) -> z3.BoolRef:
+    return z3.BoolRef(z3core.Z3_mk_implies(a.ctx.ref(), a.as_ast(), b.as_ast()), a.ctx)
+
+
+def _at_least(items: list[z3.BoolRef], k: int) -> z3.BoolRef:
+    ctx = items[0].ctx
+    return z3.BoolRef(z3core.Z3_mk_atleast(ctx.ref(), len(items), _array(items), k), ctx)
+
+
+def _pseudo_boolean(make: object, terms: list[tuple[z3.BoolRef, int]], k: int) -> z3.BoolRef:
+    """``sum(value for lit, value in terms if lit)`` compared with ``k`` by ``make``
+    (Z3_mk_pble or Z3_mk_pbeq)."""
+    lits = [lit for lit, _ in terms]
+    coeffs = (z3.ctypes.c_int * len(terms))(*[value for _, value in terms])
+    ctx = lits[0].ctx
+    return z3.BoolRef(make(ctx.ref(), len(lits), _array(lits), coeffs, k), ctx)  # type: ignore[operator]
+
+
+class _Booleans:
+    """Fresh Z3 Booleans of the main context, each remembered with its declaration so a model's
+    value is read without building terms."""
+
+    def __init__(self) -> None:
+        self.ctx = z3.main_ctx()
+        self.sort = z3.BoolSort(self.ctx).ast
+        self.decls: list[tuple[z3.BoolRef, object]] = []
+
+    def new(self, name: str) -> z3.BoolRef:
+        ref = self.ctx.ref()
+        var = z3.BoolRef(z3core.Z3_mk_const(ref, z3core.Z3_mk_string_symbol(ref, name), self.sort),
+                         self.ctx)
+        self.decls.append((var, z3core.Z3_get_app_decl(ref, var.as_ast())))
+        return var
+
+    def values(self, model: z3.ModelRef) -> dict[int, bool]:
+        """Each variable's value in ``model``, by the Python identity of the variable :meth:`new`
+        returned (one the model leaves out is false)."""
+        ref = self.ctx.ref()
+        out = {}
+        for var, decl in self.decls:  # each kept alive here, so no two share an identity
+            interp = z3core.Z3_model_get_const_interp(ref, model.model, decl)
+            out[id(var)] = bool(interp) and z3core.Z3_get_bool_value(ref, interp) == z3.Z3_L_TRUE
+        return out
+
+
 def _and(items: list[Presence]) -> Presence:
     if any(i is False for i in items):
         return False
     rest = [i for i in items if i is not True]
     if not rest:
         return True
-    out: Presence = rest[0] if len(rest) == 1 else z3.And(*rest)
+    out: Presence = rest[0] if len(rest) == 1 else _mk_and(rest)
     return out
 
 
@@ -68,7 +140,7 @@ def _or(items: list[Presence]) -> Presence:
     rest = [i for i in items if i is not False]
     if not rest:
         return False
-    out: Presence = rest[0] if len(rest) == 1 else z3.Or(*rest)
+    out: Presence = rest[0] if len(rest) == 1 else _mk_or(rest)
     return out
 
 
@@ -97,18 +169,18 @@ class ArrangementEncoding:
         self.present: dict[Card, Presence] = held
         self.cards: tuple[Card, ...] = tuple(sorted(held))
         may_set, may_run = self._potential()
-        self.set_var = {c: z3.Bool(f"{name}set_{c}") for c in self.cards if c in may_set}
-        self.run_var = {c: z3.Bool(f"{name}run_{c}") for c in self.cards if c in may_run}
-        self.discard_var = (
-            {c: z3.Bool(f"{name}discard_{c}") for c in self.cards} if discard else {}
-        )
+        self._vars = _Booleans()
+        new = self._vars.new
+        self.set_var = {c: new(f"{name}set_{c}") for c in self.cards if c in may_set}
+        self.run_var = {c: new(f"{name}run_{c}") for c in self.cards if c in may_run}
+        self.discard_var = {c: new(f"{name}discard_{c}") for c in self.cards} if discard else {}
         self.high_var: dict[Card, z3.BoolRef] = {}
         if line_size(rules) > NUM_RANKS:
-            self.high_var = {c: z3.Bool(f"{name}high_{c}") for c in self.run_var if rank_of(c) == 0}
+            self.high_var = {c: new(f"{name}high_{c}") for c in self.run_var if rank_of(c) == 0}
         self.kept: dict[Card, Presence] = {}
         for c in self.cards:
             if discard:
-                self.kept[c] = _and([held[c], z3.Not(self.discard_var[c])])
+                self.kept[c] = _and([held[c], _not(self.discard_var[c])])
             else:
                 self.kept[c] = held[c]
         self.constraints: list[z3.BoolRef] = []
@@ -120,7 +192,7 @@ class ArrangementEncoding:
         for c in self.cards:
             value = rank_value(rank_of(c), rules)
             covers = [v[c] for v in (self.set_var, self.run_var) if c in v]
-            lit = _and([self.kept[c], *[z3.Not(x) for x in covers]])
+            lit = _and([self.kept[c], *[_not(x) for x in covers]])
             if lit is True:
                 self.fixed_dead += value
             elif lit is not False:
@@ -132,18 +204,15 @@ class ArrangementEncoding:
         """The cards that may be in a set (3 or more of the rank may be held) and those that may
         be in a run (some window through the card has every position possibly held). Any other
         card is deadwood in every arrangement, by the definition; it gets no variable."""
-        may_set = set()
-        for c in self.cards:
-            if sum(1 for d in self.cards if rank_of(d) == rank_of(c)) >= 3:
-                may_set.add(c)
-        may_run = set()
-        for c in self.cards:
-            suit = suit_of(c)
-            for pos in positions_of(rank_of(c), self.rules):
-                if any(pos in w and all(suit * NUM_RANKS + rank_at(q) in self.present for q in w)
-                       for w in windows(self.rules)):
-                    may_run.add(c)
-                    break
+        count = Counter(rank_of(c) for c in self.cards)
+        may_set = {c for c in self.cards if count[rank_of(c)] >= 3}
+        covered: dict[int, set[int]] = {}  # per suit: the positions in some fully held window
+        for suit in {suit_of(c) for c in self.cards}:
+            covered[suit] = {q for w in windows(self.rules)
+                             if all(suit * NUM_RANKS + rank_at(p) in self.present for p in w)
+                             for q in w}
+        may_run = {c for c in self.cards
+                   if any(pos in covered[suit_of(c)] for pos in positions_of(rank_of(c), self.rules))}
         return may_set, may_run
 
     def _occupied(self, suit: int, position: int) -> Presence:
@@ -155,23 +224,35 @@ class ArrangementEncoding:
         high = self.high_var.get(card)
         if high is None:
             return run
-        return z3.And(run, high) if position >= NUM_RANKS else z3.And(run, z3.Not(high))
+        return _mk_and([run, high]) if position >= NUM_RANKS else _mk_and([run, _not(high)])
+
+    def _window_held(self, suit: int, window: tuple[int, ...]) -> Presence:
+        """Are all positions of this window of the suit's line held by run cards? (built once)"""
+        key = (suit, window)
+        if key not in self._windows:
+            self._windows[key] = _and([self._occupied(suit, q) for q in window])
+        return self._windows[key]
 
     def _build(self) -> None:
         add = self.constraints.append
         rules = self.rules
-        wins = windows(rules)
+        wins = [tuple(w) for w in windows(rules)]
+        self._windows: dict[tuple[int, tuple[int, ...]], Presence] = {}
+        at_least_three: dict[int, z3.BoolRef] = {}
         for c in self.cards:
             k = self.kept[c]
             s, r = self.set_var.get(c), self.run_var.get(c)
             for x in (s, r):
                 if x is not None and k is not True:
-                    add(z3.Implies(x, k) if k is not False else z3.Not(x))
+                    add(_implies(x, k) if k is not False else _not(x))
             if s is not None and r is not None:
-                add(z3.Not(z3.And(s, r)))
+                add(_not(_mk_and([s, r])))
             if s is not None:
-                same_rank = [self.set_var[d] for d in self.set_var if rank_of(d) == rank_of(c)]
-                add(z3.Implies(s, z3.AtLeast(*same_rank, 3)))
+                rank = rank_of(c)
+                if rank not in at_least_three:
+                    same_rank = [self.set_var[d] for d in self.set_var if rank_of(d) == rank]
+                    at_least_three[rank] = _at_least(same_rank, 3)
+                add(_implies(s, at_least_three[rank]))
             if r is None:
                 continue
             suit = suit_of(c)
@@ -179,17 +260,30 @@ class ArrangementEncoding:
             for pos in positions_of(rank_of(c), rules):
                 for w in wins:
                     if pos in w:
-                        options.append(_and([self._occupied(suit, q) for q in w]))
+                        options.append(self._window_held(suit, w))
             anchored = _or(options)
             if anchored is False:
-                add(z3.Not(r))
+                add(_not(r))
             elif anchored is not True:
-                add(z3.Implies(r, anchored))
+                add(_implies(r, anchored))
         if self.discard_var:
-            add(z3.PbEq([(d, 1) for d in self.discard_var.values()], 1))
+            add(_pseudo_boolean(z3core.Z3_mk_pbeq, [(d, 1) for d in self.discard_var.values()], 1))
             for c, d in self.discard_var.items():
                 if self.present[c] is not True:
-                    add(z3.Implies(d, self.present[c]))
+                    add(_implies(d, self.present[c]))
+
+    def add_to(self, solver: z3.Solver, constraints: Iterable[z3.BoolRef] | None = None) -> None:
+        """Assert ``constraints`` (default: the encoding's) in ``solver`` through the C API."""
+        ref = self._vars.ctx.ref()
+        for c in self.constraints if constraints is None else constraints:
+            z3core.Z3_solver_assert(ref, solver.solver, c.as_ast())
+
+    def guarded_bound(self, bound: int) -> tuple[z3.BoolRef, z3.BoolRef]:
+        """A fresh literal and "literal -> deadwood at most ``bound``": solvers prefer literals
+        as assumptions."""
+        guard = self._vars.new(f"deadwood_at_most_{bound}")
+        at_most = self.deadwood_at_most(bound)
+        return guard, _implies(guard, at_most) if not z3.is_true(at_most) else z3.BoolVal(True)
 
     # -- queries -------------------------------------------------------------------------------
 
@@ -208,7 +302,7 @@ class ArrangementEncoding:
             return z3.BoolVal(False)
         if bound >= sum(value for _, value in self.dead_terms):  # also keeps huge bounds out of Z3
             return z3.BoolVal(True)
-        return z3.PbLe(self.dead_terms, bound)
+        return _pseudo_boolean(z3core.Z3_mk_pble, self.dead_terms, bound)
 
     def deadwood(self) -> z3.ArithRef:
         """The deadwood as an integer expression."""
@@ -217,29 +311,39 @@ class ArrangementEncoding:
 
     def witness(self, model: z3.ModelRef) -> WitnessArrangement:
         """Read the arrangement chosen by ``model``: sets by rank, runs as maximal stretches."""
+        # Each variable is read once (one the model leaves out is false, as model completion
+        # makes it); presences of a symbolic hand are evaluated.
+        value = self._vars.values(model)
+
+        def var(x: z3.BoolRef | None) -> bool:
+            return x is not None and value[id(x)]
 
         def true(x: Presence) -> bool:
             return x if isinstance(x, bool) else z3.is_true(model.eval(x, model_completion=True))
 
-        kept = [c for c in self.cards if true(self.kept[c])]
-        discard = next((c for c, d in self.discard_var.items() if true(d)), None)
+        discard = next((c for c, d in self.discard_var.items() if var(d)), None)
+        kept = [c for c in self.cards if c != discard and true(self.present[c])]
         melds: list[tuple[Card, ...]] = []
         for rank in range(NUM_RANKS):
-            group = tuple(c for c in kept if rank_of(c) == rank and c in self.set_var
-                          and true(self.set_var[c]))
+            group = tuple(c for c in kept if rank_of(c) == rank and var(self.set_var.get(c)))
             if group:
                 melds.append(group)
         size = line_size(self.rules)
         for suit in range(4):
-            held = [true(self._occupied(suit, p)) for p in range(size)]
+            held = []
+            for p in range(size):
+                card = suit * NUM_RANKS + rank_at(p)
+                high = self.high_var.get(card)
+                on_high = p >= NUM_RANKS
+                held.append(var(self.run_var.get(card)) and (high is None or var(high) == on_high))
             melds.extend(
                 tuple(suit * NUM_RANKS + rank_at(p) for p in stretch)
                 for stretch in _stretches(held, is_circular(self.rules))
             )
         covered = {c for m in melds for c in m}
         dead = tuple(c for c in kept if c not in covered)
-        value = sum(rank_value(rank_of(c), self.rules) for c in dead)
-        return WitnessArrangement(tuple(melds), dead, value, discard)
+        total = sum(rank_value(rank_of(c), self.rules) for c in dead)
+        return WitnessArrangement(tuple(melds), dead, total, discard)
 
 
 def _stretches(held: list[bool], circular: bool) -> list[list[int]]:
