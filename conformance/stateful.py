@@ -7,10 +7,10 @@ actions hold one, plus :meth:`LiveMachine.illegal` (an action the reference refu
 must refuse it with the same code, ACTION.REJECTION, and change nothing) and
 :meth:`LiveMachine.strategy` (the built-in greedy player's move). Choices among several legal
 actions are drawn, and most draws take the sensible one, so hands reach knocks, gins, undercuts
-and layoffs as real games do; swarm testing (some rules switched off for a whole example) runs
-the stock down to the wall. After every step the invariants compare the adapter's observation
-and legal actions with the reference's; when a hand ends, its result; when a match ends (the
-adapter declares ``match``), the match result.
+and layoffs as real games do; one single hand in five is played to the wall, and seven games in
+eight are whole matches when the adapter declares ``match``. After every step the invariants
+compare the adapter's observation and legal actions with the reference's; when a hand ends, its
+result; when a match ends, the match result.
 
 The machine honours what the adapter declares (PROTOCOL.md): its ruleset (a profile, or rules
 by value), ``legal-actions`` and ``rejection-codes`` (compared only when declared),
@@ -68,8 +68,10 @@ from ginspec.spec.profiles import Ruleset
 from hypothesis import HealthCheck, Verbosity, reject, settings
 from hypothesis import Phase as HPhase
 from hypothesis import strategies as st
+from hypothesis.errors import Unsatisfiable
 from hypothesis.stateful import (
     RuleBasedStateMachine,
+    RuleStrategy,
     initialize,
     invariant,
     precondition,
@@ -79,10 +81,10 @@ from hypothesis.stateful import (
 
 COMPARED: Final = ("phase", "to_act", "hand_sizes", "discard_top", "stock_size")
 """The observation fields every adapter reports (PROTOCOL.md, ``observe``)."""
-MATCH_DEALS: Final = 24
+MATCH_DEALS: Final = 40
 """Decks sent with ``new_match``; a match of more hands ends the example there."""
 HAND_STEPS: Final = 400
-MATCH_STEPS: Final = 1600
+MATCH_STEPS: Final = 1500
 """``stateful_step_count`` of one example: a few hands, or about one match."""
 SHRINK_SECONDS: Final = 35
 """``ginspec conform --live`` stops shrinking after this long (the issue's bound is 60 s)."""
@@ -90,21 +92,34 @@ MAX_NEW: Final = 10
 """A live run stops after this many distinct new divergences."""
 ROUND_EXAMPLES: Final = 20
 """Examples per Hypothesis run ("round"); a live run plays rounds until it has its hands."""
+MIN_EXAMPLES: Final = 4
+"""A round's examples are at least this many (Hypothesis's first example is its simplest, all
+greedy moves); a short run plays short examples."""
 MAX_ROUNDS: Final = 10_000
-STEPS_PER_HAND: Final = 60
+STEPS_PER_HAND: Final = 45
 """About the steps of one hand (probes included), to size the examples of a short run."""
 SEEDS = st.integers(0, 2**32 - 1)
 PICK = st.integers(0, 255)
 SENSIBLE_OF: Final = 4
-"""``pick % 4`` 0 plays the drawn option ``pick // 4``, 1-3 the sensible one: three draws in
-four are sensible play."""
+"""``pick % 4`` 0-2 plays the sensible option, 3 the drawn option ``pick // 4``: three draws in
+four are sensible play, and the simplest draw (0, where Hypothesis starts and shrinks) is."""
 STYLE = st.integers(0, 4)
 GIN_STYLE: Final = 3
 WALL_STYLE: Final = 4
-"""Of five hands, one waits for gin (it knocks only to go gin) and one is played to the wall
-(no knock by choice); a match's hands take the styles in turn."""
+"""Of five single hands, one waits for gin (it knocks only to go gin) and one is played to the
+wall (no knock by choice). A match's first hand takes the style drawn, its later hands the
+other styles in turn (a match reaches its target sooner without voids played on purpose)."""
+MATCH_OF: Final = 8
+"""``match % 8`` 0-6 (seven games in eight) is a whole match when the adapter declares
+``match``, 7 a single hand: a match takes ten or more hands, and one whole match per 20 hands
+is the aim."""
+GAME_SEED: Final = 0x9E3779B1
+"""Game ``g`` of an example is dealt from ``drawn seed + g * GAME_SEED`` (mod 2**32), so an
+example whose draws repeat (Hypothesis's simplest example, all zeros) still plays new deals."""
 BEFORE_SHOWDOWN: Final = frozenset({Phase.OFFER_NON_DEALER, Phase.OFFER_DEALER, Phase.FIRST_DRAW,
                                      Phase.DRAW, Phase.DISCARD, Phase.WALL, Phase.WALL_KNOCK})
+NEXT_HAND: Final = frozenset({Phase.OFFER_NON_DEALER.value, Phase.OFFER_DEALER.value})
+"""The phases a match's next hand opens in (under an upcard offer, FIRST.UPCARD-OFFER)."""
 PROBE_EVERY: Final = 3
 """The illegal-action rule is enabled on every third step (probes take no game forward)."""
 SCORE_CLAUSES: Final = {"knock": "SCORE.KNOCK", "gin": "SCORE.GIN", "big_gin": "SCORE.BIG-GIN",
@@ -202,6 +217,10 @@ class LiveRun:
         return not self.failing
 
 
+def _sensible_pick(pick: int) -> bool:
+    return pick % SENSIBLE_OF != SENSIBLE_OF - 1
+
+
 def _verb(action: str) -> str:
     return action.split()[0]
 
@@ -217,6 +236,29 @@ def _playing(self: LiveMachine) -> bool:
     return self.playing and self.state.to_move not in (None, CHANCE)
 
 
+class _EnabledRule(RuleStrategy):
+    """The next step's rule, drawn among the rules whose preconditions hold, and its arguments.
+
+    Hypothesis's own rule strategy draws from every rule and retries until one is enabled (and
+    switches rules off per example, swarm testing): about ten choices a step, so an example hit
+    Hypothesis's size bound after some 500 steps, short of a whole match. One choice picks the
+    rule here, so an example holds ``stateful_step_count`` steps; the greedy player's move
+    comes first, so the simplest draw (where Hypothesis starts and shrinks) plays it."""
+
+    def __init__(self, machine: RuleBasedStateMachine):
+        super().__init__(machine)
+        self.rules = sorted(self.rules, key=lambda r: r.function.__name__ != "strategy")
+
+    def do_draw(self, data: Any) -> tuple[Any, dict[str, Any]]:
+        machine = self.machine
+        enabled = [r for r in self.rules if all(p(machine) for p in r.preconditions)]
+        if not enabled:
+            raise AssertionError(f"the live machine has no enabled rule in {machine!r}")
+        rule = enabled[data.draw_integer(0, len(enabled) - 1)] if len(enabled) > 1 \
+            else enabled[0]
+        return rule, {k: data.draw(s) for k, s in rule.arguments_strategies.items()}
+
+
 class LiveMachine(RuleBasedStateMachine):
     """Plays ``run.adapter`` against the reference (build one with :func:`machine_for`)."""
 
@@ -225,6 +267,7 @@ class LiveMachine(RuleBasedStateMachine):
 
     def __init__(self) -> None:
         super().__init__()
+        self._rules_strategy = _EnabledRule(self)
         self.playing = False
         self.hand: HandState | None = None
         self.match: MatchState | None = None
@@ -242,7 +285,10 @@ class LiveMachine(RuleBasedStateMachine):
         self.ended: HandState | None = None
         """The hand the last step ended (compared and counted by the invariant)."""
         self._legal: tuple[HandState, list[str], dict[str, list[str]]] | None = None
+        self._greedy: tuple[HandState, str] | None = None
         self.to_the_wall = False
+        self.games = 0
+        """Games started in this example."""
         self.style = 0
         """This hand never knocks by choice: the stock runs down to the wall (WALL.*)."""
 
@@ -299,20 +345,21 @@ class LiveMachine(RuleBasedStateMachine):
 
     # --- starting a game ---------------------------------------------------------------------
 
-    @initialize(seed=SEEDS, dealer=st.integers(0, 1), style=STYLE, match=st.booleans())
-    def first_game(self, seed: int, dealer: int, style: int, match: bool) -> None:
+    @initialize(seed=SEEDS, dealer=st.integers(0, 1), style=STYLE, match=st.integers(0, 255))
+    def first_game(self, seed: int, dealer: int, style: int, match: int) -> None:
         self._start(seed, dealer, style, match)
 
     @precondition(lambda self: not self.playing)
-    @rule(seed=SEEDS, dealer=st.integers(0, 1), style=STYLE, match=st.booleans())
-    def next_game(self, seed: int, dealer: int, style: int, match: bool) -> None:
+    @rule(seed=SEEDS, dealer=st.integers(0, 1), style=STYLE, match=st.integers(0, 255))
+    def next_game(self, seed: int, dealer: int, style: int, match: int) -> None:
         """Start a hand, or (when the adapter declares ``match``) a whole match to its
         target; the first hand of a match is dealt as the hand of the same seed."""
         self._start(seed, dealer, style, match)
 
-    def _start(self, seed: int, dealer: int, style: int, match: bool) -> None:
+    def _start(self, seed: int, dealer: int, style: int, match: int) -> None:
         run = self.run
-        matches = match and run.matches
+        matches = match % MATCH_OF != MATCH_OF - 1 and run.matches
+        seed, self.games = (seed + self.games * GAME_SEED) % 2**32, self.games + 1
         rules, profile, overrides = run.game_rules, run.rules.name, run.rules.overrides
         self.seen, self.ignored, self.shared, self.sent = set(), set(), None, []
         self.hand_starts = [0]
@@ -325,7 +372,9 @@ class LiveMachine(RuleBasedStateMachine):
         try:
             if run.deal_engine:
                 opening = "new_match" if matches else "new_hand"
-                given: Any = [{"dealer": dealer}] if matches else {"dealer": dealer}
+                # the seed lets an engine deal the same again when Hypothesis replays a game
+                given: Any = {"dealer": dealer, "seed": seed}
+                given = [given] if matches else given
                 self._call(opening, profile, overrides, given)
                 self.deals = [self._engine_deal(dealer)]
             elif matches:
@@ -367,19 +416,17 @@ class LiveMachine(RuleBasedStateMachine):
     def take_discard(self, pick: int) -> None:
         """Take the discard (TURN.DRAW, WALL.LAST-CHANCE); sensible play takes it only when
         the greedy player would, and draws from the stock (or passes) otherwise."""
-        self._take("take-discard", pick % SENSIBLE_OF)
+        self._take("take-discard", _sensible_pick(pick))
 
     @precondition(_can("take-upcard"))
     @rule(pick=PICK)
     def take_upcard(self, pick: int) -> None:
         """Take the upcard (FIRST.UPCARD-OFFER); sensible play as for the discard."""
-        self._take("take-upcard", pick % SENSIBLE_OF)
+        self._take("take-upcard", _sensible_pick(pick))
 
-    def _take(self, verb: str, sensible: int) -> None:
+    def _take(self, verb: str, sensible: bool) -> None:
         if sensible:
-            state = self.state
-            choice = format_action(self.greedy.choose(state, random.Random(0)),
-                                   state.rules.meld_rules)
+            choice = self._greedy_choice()
             if choice in self.options(_verb(choice)):
                 verb = choice
         self._play(verb)
@@ -431,9 +478,7 @@ class LiveMachine(RuleBasedStateMachine):
     @rule()
     def strategy(self) -> None:
         """The built-in greedy player's move (reference/game/strategies.py)."""
-        state = self.state
-        action = format_action(self.greedy.choose(state, random.Random(0)),
-                               state.rules.meld_rules)
+        action = self._greedy_choice()
         options = self.options(_verb(action))
         if action not in options:
             allowed = self._index()[2]
@@ -449,21 +494,22 @@ class LiveMachine(RuleBasedStateMachine):
         """An action the reference refuses: the adapter must refuse it the same way and
         change nothing (ACTION.REJECTION)."""
         state = self.state
-        refused = [(p, a) for p, a in probes(state) if rejection_of(state, p, a) is not None]
-        if refused:
-            player, action = refused[pick % len(refused)]
-            self._play(action, player)
+        tries = list(probes(state))
+        for k in range(len(tries)):
+            player, action = tries[(pick + k) % len(tries)]
+            if rejection_of(state, player, action) is not None:
+                self._play(action, player)
+                return
 
     # --- playing one step --------------------------------------------------------------------
 
     def _choose(self, verb: str, pick: int, also: tuple[str, ...] = ()) -> None:
-        """``pick`` is one draw for two choices: sensible play unless ``pick % 4 == 0``, else
+        """``pick`` is one draw for two choices: sensible play unless ``pick % 4 == 3``, else
         the option ``pick // 4`` (one draw a step keeps whole matches inside an example)."""
         options = self.options(verb) + [a for v in also for a in self.options(v)]
         if not options:
             return
-        sensible = pick % SENSIBLE_OF
-        self._play(self._sensible(verb, options) if sensible
+        self._play(self._sensible(verb, options) if _sensible_pick(pick)
                    else options[(pick // SENSIBLE_OF) % len(options)])
 
     def _sensible(self, verb: str, options: list[str]) -> str:
@@ -476,8 +522,16 @@ class LiveMachine(RuleBasedStateMachine):
                 card = parse_cards(action.split()[1])[0]
                 return (min_deadwood(hand & ~(1 << card), meld_rules), -card_value(card), action)
             return min(options, key=after)
-        choice = format_action(self.greedy.choose(state, random.Random(0)), state.rules.meld_rules)
+        choice = self._greedy_choice()
         return choice if choice in options else options[0]
+
+    def _greedy_choice(self) -> str:
+        """The built-in greedy player's move in this position (computed once per position)."""
+        state = self.state
+        if self._greedy is None or self._greedy[0] is not state:
+            action = self.greedy.choose(state, random.Random(0))
+            self._greedy = (state, format_action(action, state.rules.meld_rules))
+        return self._greedy[1]
 
     def _play(self, action: str, player: int | str | None = None) -> None:
         run = self.run
@@ -513,6 +567,15 @@ class LiveMachine(RuleBasedStateMachine):
                 clause = "MATCH.NEXT-DEALER" if self.match and self.match.results[-1].winner \
                     is not None else "WALL.REDEAL"
                 self.trace.steps[-1]["clause"] = clause
+            elif rejection is None and verdict.code == "WRONG_DEALER" and state.knocker is None \
+                    and _verb(action) not in ("knock", "big-gin"):
+                # the engine judged the next deal, so it ended the hand here where the reference
+                # plays on: without a knock, that is the wall (WALL.END)
+                clause = "WALL.END"
+                self.trace.steps[-1]["clause"] = clause
+                point = {k: v for k, v in observation(self.state).items() if k in COMPARED}
+                self.trace.checkpoint = {"after": len(self.trace.steps), **point,
+                                         "clause": clause}
             outcome = "refused" if rejection is None else \
                 ("accepted" if verdict.accepted else "code")
             self._diverge(f"live.verdict.{state.phase.value}.{_verb(action)}.{outcome}",
@@ -528,7 +591,7 @@ class LiveMachine(RuleBasedStateMachine):
                 self.deals.append(self._engine_deal(self.match.expected_dealer()))
             self.match = self.match.next_hand(self.deals[k])
             self.hand_starts.append(len(self.trace.steps))
-            self.to_the_wall = (self.style + k) % (WALL_STYLE + 1) == WALL_STYLE
+            self.style, self.to_the_wall = (self.style + k) % WALL_STYLE, False
             if run.deal_engine:
                 self.trace.deals = [_deal_json(d) for d in self.deals[:k + 1]]
 
@@ -623,6 +686,10 @@ class LiveMachine(RuleBasedStateMachine):
 
         state = self.state
         name = bad.field
+        if name == "phase" and self.match is not None and "over" in (bad.expected, bad.actual) \
+                and self._localize():
+            self.playing = False  # a hand scored differently, so the match ended elsewhere
+            return
         if name == "phase":
             clause = self._phase_clause(state, bad.expected, bad.actual)
         elif self.trace.steps:
@@ -646,6 +713,13 @@ class LiveMachine(RuleBasedStateMachine):
                 return "MATCH.TARGET"
             result = state.result
             if state.knocker is None and (result is None or result.knocker is None):
+                return "WALL.END"
+        if self.match is not None and (expected in NEXT_HAND) != (actual in NEXT_HAND):
+            # inside a match one side has gone on to the next hand and the other has not: the
+            # hand ended on one side only; at the wall (no knock) WALL.END decides
+            ended = self.match.results[-1] if expected in NEXT_HAND and self.match.results \
+                else None
+            if (ended.knocker is None) if ended is not None else state.knocker is None:
                 return "WALL.END"
         ordinary = phase_clauses("draw", "discard")
         found = phase_clauses(expected, actual)
@@ -957,12 +1031,18 @@ def play_live(run: LiveRun, *, seed: int, examples: int = ROUND_EXAMPLES,
         run.failing, run.failure = False, None
         played = run.stats.hands
         left = wanted - played
-        # a short run plays short examples, so that --hands N plays about N hands
-        steps = max(STEPS_PER_HAND, STEPS_PER_HAND * left) if left < examples else None
+        # a round holds about the hands still wanted, so that --hands N plays about N hands
+        # (a whole example more at most: the machine cannot stop an example early)
+        most = MATCH_STEPS if run.matches else HAND_STEPS
+        count = min(examples, max(min(MIN_EXAMPLES, -(-left // 2)),
+                                  -(-left * STEPS_PER_HAND // most)))
+        steps = min(most, max(2 * STEPS_PER_HAND, -(-STEPS_PER_HAND * (left + 1) // count)))
         try:
             with _shrink_budget(shrink_seconds):
                 run_state_machine_as_test(machine, settings=live_settings(
-                    run, max_examples=min(examples, left), steps=steps))
+                    run, max_examples=count, steps=steps))
+        except Unsatisfiable:
+            break  # no game could be played (each deal declined, or dealt wrong as expected)
         except Divergence as divergence:
             trace = run.failure[1] if run.failure is not None else Trace("hand", 0, [])
             new.append((divergence, trace))

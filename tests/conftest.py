@@ -49,7 +49,6 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 KNOWN_FAILING: dict[str, str] = {
-    "tests/test_guides.py::test_guide_commands_in_order": "the guide expects a live divergence the live machine no longer finds in 111 hands",  # noqa: E501
     "tests/test_reports.py::test_a_failure_shows_cards_expected_beside_actual_clause_text_and_rerun": "blame from data now names another clause than the report test expects",  # noqa: E501
     "tests/test_reports.py::test_html_failures_first_cards_fit_clause_rendered": "blame from data now names another clause than the report test expects",  # noqa: E501
     "tests/test_reports.py::test_junit_message_and_body_explain_the_failure": "blame from data now names another clause than the report test expects",  # noqa: E501

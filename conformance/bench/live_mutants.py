@@ -1,12 +1,10 @@
 """The live machine's figures (docs/conformance/live.md); a benchmark, not a test: minutes.
 
     python -m ginspec.conformance.bench.live_mutants pagat        # each LIVE_MUTANTS entry
-    python -m ginspec.conformance.bench.live_mutants --figures    # showdowns and matches
 
 For each mutant: the hand its first divergence showed in, the seconds to find and to shrink it,
-the steps of the shrunk case and the clause it blames (a Markdown table row). With
-``--figures``: for each two-player profile, 40 hands of the reference against itself — hands
-with a showdown and whole matches played to the target.
+the steps of the shrunk case and the clause it blames (a Markdown table row). The showdown and
+match figures per profile are ``ginspec bench live`` (:mod:`ginspec.conformance.bench.live`).
 """
 
 from __future__ import annotations
@@ -16,12 +14,8 @@ import time
 from collections.abc import Sequence
 
 from ginspec.conformance import mutants
-from ginspec.conformance.adapters.reference import ReferenceAdapter
 from ginspec.conformance.stateful import LiveRun, play_live
-from ginspec.reference.game import Deal, HandState, rules_for_profile
-from ginspec.reference.game.match import MatchState
-from ginspec.spec.errors import GinspecError
-from ginspec.spec.profiles import profiles, ruleset
+from ginspec.spec.profiles import ruleset
 
 
 def mutant_rows(profile: str, seed: int = 1, hands: int = 1000) -> list[str]:
@@ -37,36 +31,17 @@ def mutant_rows(profile: str, seed: int = 1, hands: int = 1000) -> list[str]:
             rows.append(f"| {cls.__name__} | {breaks} | not found in {run.stats.hands} | | | | |")
             continue
         divergence, trace = new[0]
-        hand, when = run.found_at.get(divergence.ident, (0, start))
+        # the first difference that showed (shrinking may end on another it led to)
+        hand, when = min(run.found_at.values(), key=lambda found: found[1], default=(0, start))
         rows.append(f"| {cls.__name__} | {breaks} | {hand} | {when - start:.0f} | "
                     f"{end - when:.0f} | {len(trace.steps)} | {divergence.clause} |")
         print(rows[-1], flush=True)
     return rows
 
 
-def figure_rows(seed: int = 1, hands: int = 40) -> list[str]:
-    rows = ["| profile | hands | showdowns | matches to target | per 20 hands |",
-            "|---|---|---|---|---|"]
-    deal = Deal(tuple(range(52)), 0)
-    for name in profiles():
-        try:
-            HandState.new(deal, rules_for_profile(name))
-            MatchState.new(rules_for_profile(name), deal=deal)
-        except GinspecError:
-            continue  # not a two-player game (the table, three players, partnerships)
-        adapter = ReferenceAdapter()
-        run = LiveRun(adapter, adapter.hello(), ruleset(name), hands=hands)
-        play_live(run, seed=seed)
-        s = run.stats
-        rows.append(f"| {name} | {s.hands} | {s.showdowns} ({100 * s.showdowns / s.hands:.0f} %)"
-                    f" | {s.matches} | {20 * s.matches / s.hands:.1f} |")
-        print(rows[-1], flush=True)
-    return rows
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
-    rows = figure_rows() if args == ["--figures"] else mutant_rows(args[0] if args else "pagat")
+    rows = mutant_rows(args[0] if args else "pagat")
     print("\n".join(rows))
     return 0
 

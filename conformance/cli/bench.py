@@ -9,6 +9,11 @@ its end. Results go to docs/performance.md (section "Game engine").
 ``ginspec bench mutants``: the kill rate of generated mutants of the reference per
 single-profile adapter (:mod:`ginspec.conformance.mutation`; docs/conformance/mutation.md).
 
+``ginspec bench live``: per two-player profile, the hands a live run plays against an adapter
+(the reference by default), the share reaching a showdown, whole matches per 20 hands and
+ginspec's seconds beside the adapter's (:mod:`ginspec.conformance.bench.live`;
+docs/conformance/live.md, docs/performance.md).
+
 ``ginspec bench melds``: median and p90 µs per hand of the meld engine (minimum deadwood; best
 discard for 11 cards) on random, meld-dense and worst-case hands, next to OpenSpiel's
 ``GinRummyUtils.min_deadwood`` on the same hands, every answer cross-checked
@@ -157,16 +162,23 @@ def register(sub: Any) -> None:
         "whole 'ginspec conform --adapter reference' processes, start-up included, the "
         "committed suite verified by its digest beside every case schema-checked.",
     )
-    p.add_argument("benchmark", choices=["engine", "melds", "mutants", "start"],
+    p.add_argument("benchmark", choices=["engine", "melds", "mutants", "start", "live"],
                    help="which benchmark")
     p.add_argument("--hands", type=int, default=None,
-                   help="hands per side (default: engine 300; melds 2000 per random set)")
+                   help="hands per side (default: engine 300; melds 2000 per random set; "
+                   "live 100 per profile)")
     p.add_argument("--reps", type=int, default=None, metavar="R",
                    help="melds: calls per hand per timing (default 20); start: paired runs "
                    "(default 5)")
     p.add_argument("--seed", type=seed_arg, default=1, help="seed of the random players and deals")
     p.add_argument("--profile", action="append", default=[], metavar="P",
-                   help="engine profile(s) to time (default: openspiel and pagat)")
+                   help="engine profile(s) to time (default: openspiel and pagat; live: every "
+                   "two-player profile)")
+    p.add_argument("--adapter", default=None, metavar="SPEC",
+                   help="live: the engine played against the reference (default: reference)")
+    p.add_argument("--expect-fail", default=None, metavar="LIST",
+                   help="live: the adapter's known divergences, played past (a file or a "
+                   "shipped list's name)")
     p.add_argument("--require-peer", action="store_true",
                    help="fail (exit 2) if OpenSpiel is not installed")
     p.add_argument("--json", action="store_true", help="one JSON object")
@@ -185,6 +197,10 @@ def run(args: argparse.Namespace) -> int:
         return run_mutation(args)
     if args.benchmark == "start":
         return run_start(args)
+    if args.benchmark == "live":
+        return run_live_bench(args)
+    if args.adapter is not None or args.expect_fail is not None:
+        raise BenchError("--adapter/--expect-fail: apply to 'bench live' only")
     if args.benchmark == "melds":
         if args.profile:
             raise BenchError("--profile: applies to 'bench engine' only (the meld benchmark "
@@ -257,3 +273,43 @@ def run_melds(args: argparse.Namespace) -> int:
     report = run_benchmark(hands=args.hands or 2000, seed=args.seed, reps=args.reps)
     print(json.dumps(report, indent=2) if args.json else format_table(report))
     return 0
+
+
+def run_live_bench(args: argparse.Namespace) -> int:
+    """``ginspec bench live`` (see :mod:`ginspec.conformance.bench.live`): exit 1 when a
+    profile misses a bound or the adapter shows a new divergence."""
+    from ginspec.conformance.adapters.loader import open_adapter
+    from ginspec.conformance.bench.live import HEADERS, measure, table_rows, two_player_profiles
+    from ginspec.conformance.runner import read_expect_fail
+    from ginspec.conformance.selection import expect_fail_path
+    from ginspec.reference.cli.console import print_table
+    from ginspec.spec.profiles import profiles
+
+    every = two_player_profiles()
+    for name in args.profile:
+        if name not in every:
+            known = name in profiles()
+            raise BenchError(f"--profile {name}: " + ("not a two-player profile the live "
+                             "machine plays" if known else "no such profile"))
+    expect = read_expect_fail(expect_fail_path(args.expect_fail)) if args.expect_fail else {}
+    adapter = open_adapter(args.adapter or "reference")
+    figures = []
+    try:
+        for name in args.profile or every:
+            figures.append(measure(adapter, name, hands=args.hands or 100, seed=args.seed,
+                                   expect_fail=expect))
+    finally:
+        adapter.close()
+    if args.json:
+        print(json.dumps({"benchmark": "live", "adapter": args.adapter or "reference",
+                          "seed": args.seed, "python": platform.python_version(),
+                          "runs": [f.to_json() for f in figures]}))
+    else:
+        print(f"live machine against {args.adapter or 'reference'}, seed {args.seed}, "
+              f"Python {platform.python_version()}")
+        print_table(HEADERS, table_rows(figures), right=HEADERS[1:])
+        for f in figures:
+            for line in f.new:
+                print(f"{f.profile}: new divergence {line}")
+    bad = [f for f in figures if not f.meets or f.new]
+    return 1 if bad else 0

@@ -175,7 +175,8 @@ def register(sub: Any) -> None:
         help="live differential mode: play seeded random hands against the reference",
     )
     p.add_argument("--seed", type=seed_arg, default=0, help="--live: first seed")
-    p.add_argument("--hands", type=positive_int, default=20, help="--live: number of hands")
+    p.add_argument("--hands", type=positive_int, default=20,
+                   help="--live: hands to play (at least; the last example is played whole)")
     p.add_argument("--rules", type=Path, metavar="FILE",
                    help="--live: the ruleset to play, a TOML file (profile = \"...\" and a [set] "
                    "table; PROTOCOL.md, 'Rules declared by value'); instead of --profile")
