@@ -1,5 +1,6 @@
 """The suite's numbers carry certificates (FORMAL.CERTIFICATE): every deadwood, best-discard and
-knock/gin verdict of a query case has its certificate in conformance/suite/certificates.jsonl.
+knock/gin verdict of a query case, and every knock verdict of a hand case, has its certificate in
+conformance/suite/certificates.jsonl.
 CI re-checks a deterministic sample plus every case this branch changed against main (strict
 fields, a Z3 re-proof, the independent checker), and runs the JavaScript checker on a sample."""
 
@@ -18,6 +19,7 @@ from ginspec.reference.proofs.suite_certificates import (
     SUITE_DIR,
     certified_cases,
     check_case,
+    knock_claims,
     questions,
     read_certificates,
     verify_suite,
@@ -31,9 +33,11 @@ CERTS = read_certificates(SUITE_DIR)
 
 
 def _changed_case_ids() -> list[str]:
-    """IDs of the query cases this branch changed against main (none outside a git checkout)."""
+    """IDs of the query and hand cases this branch changed against main (none outside a git
+    checkout)."""
     try:
-        out = subprocess.run(["git", "diff", "--name-only", "main", "--", "conformance/suite/cases/query"],
+        out = subprocess.run(["git", "diff", "--name-only", "main", "--", "conformance/suite/cases/query",
+                              "conformance/suite/cases/hand"],
                              cwd=ROOT, capture_output=True, text=True, check=True, timeout=60).stdout
     except (OSError, subprocess.SubprocessError):
         return []
@@ -60,7 +64,7 @@ def test_a_sample_and_every_changed_case_are_re_checked() -> None:
 
 
 def test_a_wrong_expectation_is_caught() -> None:
-    knock = next(c for c in CASES if c["query"]["what"] == "knock")
+    knock = next(c for c in CASES if c["kind"] == "query" and c["query"]["what"] == "knock")
     wrong = copy.deepcopy(knock)
     wrong["expect"]["best_discards"] = [knock["query"]["cards"][0]] if knock["query"]["cards"][0] not in \
         knock["expect"]["best_discards"] else []
@@ -69,6 +73,21 @@ def test_a_wrong_expectation_is_caught() -> None:
     cert = copy.deepcopy(CERTS[questions(knock)[0].key])
     cert["can_knock"] = not cert["can_knock"]
     assert check_case(knock, {questions(knock)[0].key: cert, **{q.key: CERTS[q.key] for q in questions(knock)[1:]}})
+
+
+def test_hand_cases_carry_their_knock_verdicts() -> None:
+    hands = [c for c in CASES if c["kind"] == "hand"]
+    assert len(hands) > 200
+    claims = [claim for case in hands for claim in knock_claims(case)]
+    assert {c.verdict for c in claims} == {"within", "over", "all-melded", "not-all-melded"}
+    case = next(c for c in hands if any(k.verdict == "within" and k.step < len(c["steps"])
+                                        for k in knock_claims(c)))
+    assert check_case(case, CERTS) == []
+    step = next(k.step for k in knock_claims(case) if k.verdict == "within")
+    wrong = copy.deepcopy(case)  # the same knock, expected to be refused as over the limit
+    wrong["steps"][step]["expect"] = {"rejected": "KNOCK_OVER_LIMIT"}
+    wrong.pop("rulesets", None)
+    assert any("over the limit" in p for p in check_case(wrong, CERTS))
 
 
 def _sample(n: int) -> list[dict[str, Any]]:

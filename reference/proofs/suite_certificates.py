@@ -1,16 +1,21 @@
 """Certificates for every deadwood, best-discard and knock/gin number the suite expects
 (FORMAL.CERTIFICATE; docs/proven.md, "The suite's numbers").
 
-The suite's query cases expect numbers the reference computed. Each such number is a *question*
-about a hand under meld rules — the least deadwood, or the least deadwood after the best discard
-with a knock limit — and ``conformance/suite/certificates.jsonl`` holds one certificate per
+The suite's query and hand cases expect numbers the reference computed. Each such number is a
+*question* about a hand under meld rules — the least deadwood, or the least deadwood after the
+best discard with a knock limit — and ``conformance/suite/certificates.jsonl`` holds one certificate per
 question, keyed by the question (:func:`question_key`), written by ``ginspec suite build``:
 
 * a ``deadwood`` case: the deadwood question of its cards, claim = the expected deadwood;
 * a ``knock`` case: the after-discard question (claim = the expected deadwood; ``gin``,
   ``can_knock`` and ``big_gin`` are in the certificate), and for each card the deadwood question
   of the other cards with the same claim: ``proved`` exactly for the expected best discards,
-  ``claim-too-low`` (nothing reaches it) for the others.
+  ``claim-too-low`` (nothing reaches it) for the others;
+* a ``hand`` case: at each knock or big-gin step (:func:`knock_claims`: the steps of each
+  ``rulesets`` entry, its opening included, played on the reference under each of its
+  profiles), the deadwood question of the cards the player keeps, claim = the reference's least
+  deadwood; the certified optimum must be within the knock limit for an accepted knock, over
+  it for KNOCK_OVER_LIMIT, and 0 for an accepted big gin.
 
 A stored certificate is deterministic: its witness is the reference's first optimal arrangement
 (any valid witness will do: it is checked against the definition), and its ``solver`` record is
@@ -25,13 +30,16 @@ import json
 import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
-from typing import Any, Final
+from typing import Any, Final, Literal
 
+from ginspec.reference.game import CHANCE, Action, Deal, HandState, Kind, parse_action, rules_for_profile
 from ginspec.reference.meld_rules import MeldRules
-from ginspec.reference.melds import analyse_discards, optimal_arrangements
+from ginspec.reference.melds import analyse_discards, min_deadwood, optimal_arrangements
 from ginspec.reference.scoring import knock_limit_for
 from ginspec.spec.cards import Card, card_str, parse_cards
+from ginspec.spec.errors import GinspecError
 from ginspec.spec.formal.certificate import certify
 from ginspec.spec.formal.rules import FormalRules
 from ginspec.spec.formal.verify import verify
@@ -76,6 +84,8 @@ def _case_rules(case: Mapping[str, Any]) -> tuple[MeldRules, int]:
 
 def questions(case: Mapping[str, Any]) -> list[Question]:
     """The questions whose certificates carry a case's expected numbers (none for other cases)."""
+    if case.get("kind") == "hand":
+        return [claim.question for claim in knock_claims(case)]
     if case.get("kind") != "query" or case["query"]["what"] not in CERTIFIED_QUERIES:
         return []
     rules, limit = _case_rules(case)
@@ -86,6 +96,122 @@ def questions(case: Mapping[str, Any]) -> list[Question]:
         return [Question(cards, formal, False, None, claim)]
     out = [Question(cards, formal, True, limit, claim)]
     out += [Question(tuple(c for c in cards if c != d), formal, False, None, claim) for d in cards]
+    return out
+
+
+# --- hand cases: the knock verdicts of played hands ----------------------------------------------
+
+Verdict = Literal["within", "over", "all-melded", "not-all-melded"]
+
+
+@dataclass(frozen=True)
+class KnockClaim:
+    """A knock verdict a hand case expects (KNOCK.ELIGIBLE, KNOCK.LIMIT, KNOCK.BIG-GIN-SHAPE): at
+    ``step`` (of the steps its ``rulesets`` entry plays) under ``profile`` the cards the player
+    keeps (his hand less the knock card; all of it for big gin) have least deadwood
+    ``question.claim``, which is within ``limit`` for an accepted knock, over it for
+    KNOCK_OVER_LIMIT, 0 for an accepted big gin and above 0 for BIG_GIN_NOT_MELDED."""
+
+    question: Question
+    step: int
+    profile: str
+    limit: int
+    verdict: Verdict
+
+    def problem(self, optimum: int) -> str | None:
+        """Why the certified optimum does not give this verdict, or None."""
+        if self.verdict == "within" and optimum > self.limit:
+            return f"the knock is accepted, but the least deadwood {optimum} is over the limit {self.limit}"
+        if self.verdict == "over" and optimum <= self.limit:
+            return f"the knock is refused as over the limit {self.limit}, but the least deadwood is {optimum}"
+        if self.verdict == "all-melded" and optimum != 0:
+            return f"big gin is accepted, but all the cards leave deadwood {optimum}"
+        if self.verdict == "not-all-melded" and optimum == 0:
+            return "big gin is refused as not melded, but all the cards meld"
+        return None
+
+
+def _verdict(action: Action, expect: Any) -> Verdict | None:
+    """What a knock or big-gin step's expectation says about the deadwood (None: nothing)."""
+    if expect == "accepted":
+        return "all-melded" if action.kind is Kind.BIG_GIN else "within"
+    refused = expect.get("rejected") if isinstance(expect, Mapping) else None
+    if action.kind is Kind.KNOCK and refused == "KNOCK_OVER_LIMIT":
+        return "over"
+    if action.kind is Kind.BIG_GIN and refused == "BIG_GIN_NOT_MELDED":
+        return "not-all-melded"
+    return None
+
+
+def _expected_steps(case: Mapping[str, Any], entry: Mapping[str, Any]) -> list[tuple[str, Any, Any]]:
+    """The steps an entry of ``rulesets`` plays — its ``opening`` first, up to its ``stop`` —
+    as (player, action, expectation) with its ``verdicts`` laid over them (conformance/CASES.md,
+    "rulesets")."""
+    steps = list(case["steps"])
+    if "opening" in entry:
+        steps = [*entry["opening"]["steps"], *steps[int(entry["opening"]["replaces"]):]]
+    if entry.get("stop") is not None:
+        steps = steps[: int(entry["stop"])]
+    verdicts = entry.get("verdicts", {})
+    out = []
+    for i, step in enumerate(steps):
+        changed = verdicts.get(str(i))
+        expect = step["expect"] if changed is None else (
+            changed["expect"] if isinstance(changed, Mapping) and "expect" in changed else changed)
+        out.append((step["player"], step["action"], expect))
+    return out
+
+
+def knock_claims(case: Mapping[str, Any]) -> list[KnockClaim]:
+    """Every knock verdict of a hand case that a certificate carries: for each profile of each
+    ``rulesets`` entry (the case's own profile when it has none), the entry's steps played on the
+    reference under that profile (up to a step the reference refuses), and at each knock or
+    big-gin step the cards the player keeps. (Remembered by the case's whole text: a run asks
+    several times.)"""
+    if case.get("kind") != "hand" or case.get("profile") is None or len(case["deals"]) != 1:
+        return []
+    return list(_knock_claims(json.dumps(case, sort_keys=True)))
+
+
+@lru_cache(maxsize=4096)
+def _knock_claims(text: str) -> tuple[KnockClaim, ...]:
+    case = json.loads(text)
+    deal = case["deals"][0]
+    out: list[KnockClaim] = []
+    for entry in case.get("rulesets") or [{"profiles": [case["profile"]]}]:
+        steps = _expected_steps(case, entry)
+        for profile in entry["profiles"]:
+            try:
+                rules = rules_for_profile(profile, case["overrides"])
+                state = HandState.new(Deal.parse(list(deal["deck"]), int(deal["dealer"])), rules)
+            except GinspecError:  # a ruleset the two-player hand engine does not play
+                continue
+            out += _played_claims(state, steps, profile)
+    return tuple(out)
+
+
+def _played_claims(state: HandState, steps: Sequence[tuple[str, Any, Any]],
+                   profile: str) -> list[KnockClaim]:
+    out = []
+    formal = FormalRules.of(state.rules.meld_rules)
+    for i, (who, text, expect) in enumerate(steps):
+        player = CHANCE if who == "chance" else int(who)
+        try:
+            action: Action | None = parse_action(str(text))
+        except GinspecError:
+            action = None
+        if action is not None and action.kind in (Kind.KNOCK, Kind.BIG_GIN) and player in (0, 1) \
+                and (verdict := _verdict(action, expect)) is not None:
+            hand = tuple(state.hand(player))
+            kept = hand if action.kind is Kind.BIG_GIN else tuple(c for c in hand if c != action.card)
+            claim = min_deadwood(kept, state.rules.meld_rules)
+            out.append(KnockClaim(Question(kept, formal, False, None, claim), i, profile,
+                                  state.knock_limit, verdict))
+        if expect == "accepted":
+            try:
+                state = state.apply(str(text), player)
+            except GinspecError:  # the case and the reference part here: the replay ends
+                break
     return out
 
 
@@ -148,8 +274,23 @@ class SuiteCheck:
         return not self.problems
 
 
-def check_case(case: Mapping[str, Any], certs: Mapping[str, Mapping[str, Any]]) -> list[str]:
+Stands = dict[str, tuple[bool, str | None]]
+"""Verdicts of :func:`verify` already reached, by question key (a certificate shared by many
+cases is verified once per run)."""
+
+
+def _stands(key: str, cert: Mapping[str, Any], memo: Stands) -> tuple[bool, str | None]:
+    if key not in memo:
+        memo[key] = verify(dict(cert))
+    return memo[key]
+
+
+def check_case(case: Mapping[str, Any], certs: Mapping[str, Mapping[str, Any]],
+               memo: Stands | None = None) -> list[str]:
     """Problems with one case's certificates: missing, not standing, or not what the case expects."""
+    memo = {} if memo is None else memo
+    if case.get("kind") == "hand":
+        return _check_hand_case(case, certs, memo)
     out = []
     expect = case["expect"]
     qs = questions(case)
@@ -159,7 +300,7 @@ def check_case(case: Mapping[str, Any], certs: Mapping[str, Mapping[str, Any]]) 
         if cert is None:
             out.append(f"{where}: no certificate")
             continue
-        stands, reason = verify(dict(cert))
+        stands, reason = _stands(q.key, cert, memo)
         if not stands:
             out.append(f"{where}: {reason}")
             continue
@@ -178,6 +319,26 @@ def check_case(case: Mapping[str, Any], certs: Mapping[str, Mapping[str, Any]]) 
     return out
 
 
+def _check_hand_case(case: Mapping[str, Any], certs: Mapping[str, Mapping[str, Any]],
+                     memo: Stands) -> list[str]:
+    out = []
+    for claim in knock_claims(case):
+        where = f"{case['id']} step {claim.step} under {claim.profile}: {claim.question.key}"
+        cert = certs.get(claim.question.key)
+        if cert is None:
+            out.append(f"{where}: no certificate")
+            continue
+        stands, reason = _stands(claim.question.key, cert, memo)
+        if not stands:
+            out.append(f"{where}: {reason}")
+        elif cert["outcome"] != "proved":
+            out.append(f"{where}: the reference's deadwood {claim.question.claim} is not the optimum "
+                       f"{cert['optimum']}")
+        elif (problem := claim.problem(int(cert["optimum"]))) is not None:
+            out.append(f"{where}: {problem}")
+    return out
+
+
 def case_cards(case: Mapping[str, Any]) -> list[Card]:
     return parse_cards(case["query"]["cards"])
 
@@ -189,10 +350,11 @@ SUITE_DIR: Final = Path(__file__).resolve().parents[2] / "conformance" / "suite"
 def certified_cases(folder: Path) -> list[dict[str, Any]]:
     """Every case of a suite folder that has certified numbers, in file order."""
     out = []
-    for path in sorted((folder / "cases" / "query").glob("*.json")):
-        case = json.loads(path.read_text(encoding="utf-8"))
-        if questions(case):
-            out.append(case)
+    for kind in ("query", "hand"):
+        for path in sorted((folder / "cases" / kind).glob("*.json")):
+            case = json.loads(path.read_text(encoding="utf-8"))
+            if questions(case):
+                out.append(case)
     return out
 
 
@@ -210,8 +372,9 @@ def verify_suite(folder: Path, *, sample: int | None = None, seed: int = 1,
         chosen = [c for c in cases if c["id"] in picked]
     problems: list[str] = []
     used = 0
+    memo: Stands = {}
     for case in chosen:
-        problems += check_case(case, certs)
+        problems += check_case(case, certs, memo)
         used += len(questions(case))
     if sample is None:
         needed = {q.key for c in cases for q in questions(c)}
