@@ -4,58 +4,14 @@ answer). Each check returns ``None`` when the answer is right, else a :class:`Mi
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from ginspec.conformance import oracle
+from ginspec.conformance.compare_showdown import check_showdown_query
+from ginspec.conformance.compare_systems import SYSTEM_FIELDS, check_system_query
 from ginspec.conformance.generate.common import oracle_rules
-from ginspec.spec.cards import card_str, parse_card, sort_key
-from ginspec.spec.errors import CardError
-
-
-@dataclass(frozen=True)
-class Mismatch:
-    """What differed: the field, the expected and the actual value."""
-
-    field: str
-    expected: Any
-    actual: Any
-    note: str = ""
-
-    def __str__(self) -> str:
-        text = f"{self.field}: expected {self.expected!r}, got {self.actual!r}"
-        return f"{text} ({self.note})" if self.note else text
-
-
-def _canonical_cards(tokens: Any) -> list[str] | None:
-    """Tokens in canonical spelling and display order; None when not a list of card tokens."""
-    if not isinstance(tokens, list):
-        return None
-    try:
-        cards = [parse_card(str(t)) for t in tokens]
-    except CardError:
-        return None
-    return [card_str(c) for c in sorted(cards, key=sort_key)]
-
-
-def _arrangement_key(melds: Any) -> list[list[str]] | None:
-    if not isinstance(melds, list):
-        return None
-    out = []
-    for m in melds:
-        c = _canonical_cards(m)
-        if c is None:
-            return None
-        out.append(c)
-    return sorted(out)
-
-
-def _same(field: str, expected: Any, answer: Mapping[str, Any]) -> Mismatch | None:
-    actual = answer.get(field)
-    if isinstance(expected, bool) != isinstance(actual, bool) or actual != expected:
-        return Mismatch(field, expected, actual)
-    return None
-
+from ginspec.conformance.mismatch import Mismatch, arrangement_key, canonical_cards, same
+from ginspec.spec.cards import parse_card
 
 SHOWDOWN_QUERIES = frozenset({"declaration", "layoff", "defence", "adjudicate"})
 """Queries compared in :mod:`ginspec.conformance.compare_showdown`."""
@@ -66,7 +22,7 @@ def _same_fields(
 ) -> Mismatch | None:
     for name in names:
         if name in expect:
-            bad = _same(name, expect[name], answer)
+            bad = same(name, expect[name], answer)
             if bad:
                 return bad
     return None
@@ -85,11 +41,7 @@ def check_query(
     """Compare a query answer with the expectation (``codes``: the adapter declared
     ``rejection-codes``, so a declaration's refusal code is compared too)."""
     if what in SHOWDOWN_QUERIES:
-        from ginspec.conformance.compare_showdown import check_showdown_query
-
         return check_showdown_query(what, query, expect, profile, overrides, answer, codes=codes)
-    from ginspec.conformance.compare_systems import SYSTEM_FIELDS, check_system_query
-
     if what in SYSTEM_FIELDS:
         return check_system_query(what, expect, answer)
     if what == "card":
@@ -99,9 +51,9 @@ def check_query(
             return Mismatch("error", True, answer.get("canonical", answer.get("error")))
         if answer.get("error"):
             return Mismatch("canonical", expect["canonical"], "error")
-        return _same("canonical", expect["canonical"], answer)
+        return same("canonical", expect["canonical"], answer)
     if what in ("meld",):
-        return _same("valid", expect["valid"], answer)
+        return same("valid", expect["valid"], answer)
     if what == "score":
         if expect.get("error"):
             if answer.get("error") is True:
@@ -111,34 +63,34 @@ def check_query(
             return Mismatch("points", expect["points"], "error", str(answer.get("message", "")))
         return _same_fields(("points", "winner", "undercut", "boxes"), expect, answer)
     if what == "match":
-        bad = _same("over", expect["over"], answer)
+        bad = same("over", expect["over"], answer)
         if bad or not expect["over"]:
             return bad
         return _same_fields(("hands", "totals", "winner", "shutout", "settlement", "payee"),
                             expect, answer)
     if what == "next-dealer":
-        return _same("next", expect["next"], answer)
+        return same("next", expect["next"], answer)
     if what == "knock-limit":
-        return _same("limit", expect["limit"], answer)
+        return same("limit", expect["limit"], answer)
     if what in ("melds-count", "arrangements"):
-        return _same("count", expect["count"], answer)
+        return same("count", expect["count"], answer)
     if what == "arrangement":
-        bad = _same("valid", expect["valid"], answer)
+        bad = same("valid", expect["valid"], answer)
         if bad or not expect["valid"] or "deadwood" not in expect:
             return bad
-        return _same("deadwood", expect["deadwood"], answer)
+        return same("deadwood", expect["deadwood"], answer)
     if what == "deadwood":
-        bad = _same("deadwood", expect["deadwood"], answer)
+        bad = same("deadwood", expect["deadwood"], answer)
         if bad or "melds" not in answer:
             return bad
         return _check_arrangement(query, expect, overrides, answer["melds"])
     if what == "knock":
         for name in ("deadwood", "can_knock", "gin", "big_gin"):
             if name in expect:
-                bad = _same(name, expect[name], answer)
+                bad = same(name, expect[name], answer)
                 if bad:
                     return bad
-        got = _canonical_cards(answer.get("best_discards"))
+        got = canonical_cards(answer.get("best_discards"))
         want = sorted(expect["best_discards"])
         if got is None or sorted(got) != want:
             return Mismatch("best_discards", want, answer.get("best_discards"), "any order")
@@ -150,7 +102,7 @@ def _check_arrangement(
     query: Mapping[str, Any], expect: Mapping[str, Any], overrides: Mapping[str, Any], melds: Any
 ) -> Mismatch | None:
     """An optional arrangement in a deadwood answer must be one of the optimal ones."""
-    key = _arrangement_key(melds)
+    key = arrangement_key(melds)
     if key is None:
         return Mismatch("melds", "melds as lists of card tokens", melds)
     if "optimal" in expect:

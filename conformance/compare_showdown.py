@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ginspec.conformance.compare import Mismatch, _arrangement_key, _canonical_cards, _same
+from ginspec.conformance.mismatch import Mismatch, arrangement_key, canonical_cards, same
 from ginspec.spec.cards import parse_card
 
 
@@ -28,22 +28,22 @@ def check_showdown_query(
     codes: bool = True,
 ) -> Mismatch | None:
     if what == "declaration":
-        bad = _same("valid", expect["valid"], answer)
+        bad = same("valid", expect["valid"], answer)
         if bad:
             return bad
         if expect["valid"] and "deadwood" in expect:
-            return _same("deadwood", expect["deadwood"], answer)
+            return same("deadwood", expect["deadwood"], answer)
         if not expect["valid"] and "code" in expect and codes:
-            return _same("code", expect["code"], answer)
+            return same("code", expect["code"], answer)
         return None
     if what == "layoff":
-        got = _canonical_cards(answer.get("layable"))
-        want = sorted(_canonical_cards(expect["layable"]) or [])
+        got = canonical_cards(answer.get("layable"))
+        want = sorted(canonical_cards(expect["layable"]) or [])
         if got is None or sorted(got) != want:
             return Mismatch("layable", want, answer.get("layable"), "any order")
         return None
     if what == "defence":
-        bad = _same("deadwood", expect["deadwood"], answer)
+        bad = same("deadwood", expect["deadwood"], answer)
         if bad or "layoffs" not in expect:
             return bad
         melds = [list(m) for m in query["knocker_melds"]]
@@ -75,8 +75,8 @@ def _check_layoffs(
     from ginspec.reference.melds import Meld, min_deadwood, to_mask
     from ginspec.reference.vocabulary import DEFENDER
 
-    cards = _canonical_cards(got)
-    expected = sorted(_canonical_cards(list(want)) or [])
+    cards = canonical_cards(got)
+    expected = sorted(canonical_cards(list(want)) or [])
     if cards is None:
         return Mismatch("layoffs", expected, got, "a list of card tokens")
     if sorted(cards) == expected:
@@ -100,13 +100,13 @@ def _check_ruling(
 ) -> Mismatch | None:
     for name in ("outcome", "deadwood", "points"):
         if name in expect:
-            bad = _same(name, expect[name], answer)
+            bad = same(name, expect[name], answer)
             if bad:
                 return bad
     declared = query.get("knocker_melds")
     if "declaration" in expect:
-        got = _arrangement_key(answer.get("declaration"))
-        want = _arrangement_key(list(expect["declaration"]))
+        got = arrangement_key(answer.get("declaration"))
+        want = arrangement_key(list(expect["declaration"]))
         if got is None:
             return Mismatch("declaration", want, answer.get("declaration"), "lists of card tokens")
         if got != want:
@@ -120,7 +120,7 @@ def _check_ruling(
 
         melds = declared
         if melds is None:  # the example names no declaration: use the answer's, else best play's
-            melds = _arrangement_key(answer.get("declaration"))
+            melds = arrangement_key(answer.get("declaration"))
         if melds is None:
             ruling = adjudicate([parse_card(t) for t in query["knocker"]],
                                 [parse_card(t) for t in query["defender"]],
@@ -152,7 +152,7 @@ def _replay(
     from ginspec.spec.errors import GinspecError
     from ginspec.spec.profiles import ruleset
 
-    want = sorted(_canonical_cards(list(m)) or [] for m in expect["declaration"])
+    want = sorted(canonical_cards(list(m)) or [] for m in expect["declaration"])
     try:
         ruling = adjudicate([parse_card(t) for t in query["knocker"]],
                             [parse_card(t) for t in query["defender"]],

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Final
 
-from ginspec.conformance.compare import Mismatch
+from ginspec.conformance.mismatch import Mismatch
 from ginspec.spec.cards import card_str, parse_card
 from ginspec.spec.errors import CardError
 

@@ -36,14 +36,14 @@ from ginspec.conformance.adapters.base import (
     Unsupported,
 )
 from ginspec.conformance.cases import Case, CaseFormatError
-from ginspec.conformance.cases.expectations import Plan, choose
+from ginspec.conformance.cases.expectations import Plan, Question, ask, choose
 from ginspec.conformance.compare import (
-    Mismatch,
     check_checkpoint,
     check_query,
     check_result,
     check_verdict,
 )
+from ginspec.conformance.mismatch import Mismatch
 
 STATUSES: Final = ("pass", "fail", "error", "skip", "declined", "xfail", "xpass")
 
@@ -182,21 +182,25 @@ def skip_reason(case: Case, hello: Hello) -> str | None:
     return chosen if isinstance(chosen, str) else None
 
 
-def resolve(case: Case, hello: Hello, profiles: Iterable[str] | None = None) -> Plan | str | None:
-    """The plan a game case is played by under the adapter's declarations (None for a query
-    the adapter may answer), or why it is skipped. ``profiles`` (``--profile``) narrows the
-    rulesets a game case may be played under."""
+def resolve(case: Case, hello: Hello, profiles: Iterable[str] | None = None
+            ) -> Plan | Question | str | None:
+    """The plan a game case is played by under the adapter's declarations, the profile a query
+    case with ``rulesets`` is asked under (None for another query the adapter may answer), or
+    why it is skipped. ``profiles`` (``--profile``) narrows the rulesets a case may be played
+    or asked under."""
     if case.deals and "deal.engine" in hello.capabilities:
         return "deal.engine: the engine deals itself, the case has a fixed deal (PROTOCOL.md)"
+    wanted = None if profiles is None else set(profiles)
+
+    def allowed(profile: str) -> str | None:
+        if wanted is not None and profile not in wanted:
+            return f"profile {profile} not selected"
+        return hello.rules_reason(profile, case.overrides)
+
     if case.kind != "query":
-        wanted = None if profiles is None else set(profiles)
-
-        def allowed(profile: str) -> str | None:
-            if wanted is not None and profile not in wanted:
-                return f"profile {profile} not selected"
-            return hello.rules_reason(profile, case.overrides)
-
         return choose(case, hello.profiles, hello.capabilities, allowed)
+    if case.rulesets:
+        return ask(case, hello.profiles, hello.capabilities, allowed)
     rules = hello.rules_reason(case.profile, case.overrides)  # profile + values (base.Hello)
     missing = [c for c in case.requires if c not in hello.capabilities]
     if rules is not None and (not missing or not rules.startswith("override")):
@@ -284,7 +288,8 @@ class Runner:
         start = time.perf_counter()
         self._opened = False
         try:
-            outcome = self._play(case) if chosen is None else self._play_game(case, chosen)
+            outcome = self._play_game(case, chosen) if isinstance(chosen, Plan) \
+                else self._play(case, chosen)
             self.adapter.end_case()
             self._failures = 0
         except Unsupported as declined:
@@ -352,24 +357,27 @@ class Runner:
             return preferred
         return _first_clause(case)
 
-    def _play(self, case: Case) -> Outcome:
+    def _play(self, case: Case, question: Question | None = None) -> Outcome:
         if case.kind == "query":
             q = case.query
             args = {k: v for k, v in q.items() if k != "what"}
-            answer = self.adapter.query(str(q["what"]), args, case.profile, case.overrides)
+            profile = case.profile if question is None else question.profile
+            expect = case.expect if question is None else question.expect
+            answer = self.adapter.query(str(q["what"]), args, profile, case.overrides)
             self._opened = True
             if not isinstance(answer, Mapping):
                 raise AdapterFault(f"query answer is not an object: {answer!r}", kind="protocol")
-            bad = check_query(str(q["what"]), q, case.expect, case.overrides, answer,
-                              profile=case.profile, codes=self.codes)
+            bad = check_query(str(q["what"]), q, expect, case.overrides, answer,
+                              profile=profile, codes=self.codes)
             if bad:
                 blame = _result_blame(case, bad.field) or \
                     (case.decides[0] if len(case.decides) == 1 else None) or \
                     RESULT_CLAUSES.get(bad.field)
                 return Outcome(case, "fail", self._culprit(case, blame), where="query",
                                mismatch=bad, actual=dict(answer),
-                               suspects=tuple(c for c in case.clauses if c != blame))
-            return Outcome(case, "pass")
+                               suspects=tuple(c for c in case.clauses if c != blame),
+                               profile=profile)
+            return Outcome(case, "pass", profile=profile)
         raise AdapterFault(f"case {case.id}: a game case without a plan", kind="internal")
 
     def _play_game(self, case: Case, plan: Plan) -> Outcome:

@@ -47,7 +47,7 @@ from ginspec.conformance.adapters.reference_game import (
     observation,
 )
 from ginspec.conformance.cases import Case
-from ginspec.conformance.compare import Mismatch, check_checkpoint, check_result, check_verdict
+from ginspec.conformance.compare import check_checkpoint, check_result, check_verdict
 from ginspec.conformance.generate.games import DEAL_CLAUSES, known
 from ginspec.conformance.generate.playouts import (
     action_clause,
@@ -56,6 +56,7 @@ from ginspec.conformance.generate.playouts import (
     probes,
     rejection_of,
 )
+from ginspec.conformance.mismatch import Mismatch
 from ginspec.reference.game import Deal, HandState, format_action, rules_for_profile
 from ginspec.reference.game.match import MatchState, hand_seed
 from ginspec.reference.game.state import CHANCE, Phase

@@ -243,3 +243,35 @@ def test_an_engine_of_no_profile_is_never_failed_for_its_declared_rules() -> Non
     assert all(o.message for o in skipped)
     assert any("the question asks under" in o.message and "ace_high_runs" in o.message
                for o in skipped)
+
+
+def test_a_query_case_carries_the_answer_under_every_other_profile() -> None:
+    """A tied knock (6 against 6) scored under every profile: where a tie is an undercut the
+    defender scores the undercut bonus, elsewhere the knocker wins nothing (SCORE.TIE); the
+    case's box bonus of 25 gives the winner a box. Checked from each profile's parameters."""
+    case = next(c for c in suite() if c.id == "spec.hand-winner-none-no-box")
+    answered = {p: e.get("expect", case.expect) for e in case.rulesets for p in e["profiles"]}
+    assert answered[str(case.profile)] == case.expect
+    for profile, expect in answered.items():
+        if profile == case.profile:
+            continue
+        rules = ruleset(profile, case.overrides)
+        if rules["undercut_on_tie"] == "undercut":
+            want = {"points": [0, rules["undercut_bonus"]], "winner": "defender", "boxes": [0, 1]}
+        else:
+            want = {"points": [0, 0], "winner": "knocker", "boxes": [1, 0]}
+        assert expect == want, profile
+    assert len(answered) == len(profiles())
+
+
+def test_an_engine_of_one_profile_is_asked_the_queries_of_others() -> None:
+    profile = "wikipedia"
+    summary = Runner(ReferenceAdapter(), restricted(profile)).run(
+        [c for c in suite() if c.kind == "query"])
+    assert not [o.case.id for o in summary.outcomes if o.status in ("fail", "error")]
+    foreign = [o for o in summary.outcomes if o.status == "pass" and o.case.profile
+               not in (None, profile)]
+    assert len(foreign) >= 50 and all(o.profile == profile for o in foreign)
+    skipped = [o for o in summary.outcomes if o.status == "skip"]
+    assert all(o.message.startswith(("no answer under wikipedia", "override"))
+               for o in skipped), {o.message for o in skipped}

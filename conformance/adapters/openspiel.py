@@ -412,8 +412,8 @@ class OpenSpielAdapter(PeerAdapter):
         :meth:`_optimal_groups`); ``melds-count``: AllMelds (melds of 3..5 cards —
         OpenSpiel writes a longer run as several); ``deadwood``: MinDeadwood; ``knock``:
         MinDeadwood of the 11 cards (what OpenSpiel's knock test uses), the discards whose
-        10-card MinDeadwood is least; ``knock-limit``: the knock card of an Oklahoma deal with
-        that upcard."""
+        10-card MinDeadwood is least; ``knock-limit``: the knock card of a deal with that
+        upcard under the rules asked about (``oklahoma``, ``knock_limit``)."""
         if any(params.get(k, False) for k in ("ace_high_runs", "wraparound_runs")) or \
                 params.get("ace_value", 1) != 1:
             raise Unsupported("OpenSpiel plays ace-low runs, no wraparound, ace = 1")
@@ -490,7 +490,9 @@ class OpenSpielAdapter(PeerAdapter):
                             if to_os(parse_cards([str(t)])[0]) in fits]}
 
     def _oklahoma_limit(self, upcard: Card, params: Params) -> int:
-        game = self._pyspiel.load_game("gin_rummy", {"oklahoma": True})
+        game = self._pyspiel.load_game("gin_rummy", {  # the rules asked about, not Oklahoma's
+            "oklahoma": bool(params.get("oklahoma", False)),
+            "knock_card": int(params.get("knock_limit", 10))})
         state = game.new_initial_state()
         rest = [c for c in range(52) if c != upcard]
         for c in [*rest[:20], upcard]:

@@ -111,10 +111,14 @@ def choose(case: Case, declared: Sequence[str], capabilities: Sequence[str],
     missing: list[str] = []
     seen = False
     first_reason = None
+    lacks: list[str] = []  # capabilities missing under a profile whose overrides it lacks
     for profile in order:
         reason = allowed(profile)
         if reason is not None:
             first_reason = first_reason or reason
+            if reason.startswith("override") and not lacks:
+                lacks = [c for p in plans(case, profile)[:1] for c in p.requires
+                         if c not in capabilities]
             continue
         for candidate in plans(case, profile):
             seen = True
@@ -125,20 +129,82 @@ def choose(case: Case, declared: Sequence[str], capabilities: Sequence[str],
                 missing = lacking
     if seen:
         return f"capability {', '.join(missing)} not declared"
+    if lacks:  # a capability the engine lacks excludes the case before any rule value does
+        return f"capability {', '.join(lacks)} not declared"
+    mine = [p for p in declared if not str(allowed(p)).endswith(" not selected")]
+    under = _unplayable_under(case, mine)
+    if under:
+        return "not playable under " + under
+    own = _own_reason(declared, listed, allowed)
+    if own:
+        return own
     ok = [p for p in order if allowed(p) is None]
     if ok and not str(first_reason).startswith("override"):
         return _not_playable(case, ok)
     return first_reason or f"profile {case.profile} not declared"
 
 
-def _not_playable(case: Case, profiles: Sequence[str]) -> str:
-    if not case.rulesets or not profiles:
-        return f"profile {case.profile} not declared"
+def _own_reason(declared: Sequence[str], listed: Sequence[str],
+                allowed: Callable[[str], str | None]) -> str | None:
+    """Why the engine's own profile that has expectations is not allowed (an override it does
+    not declare): a better reason than another profile not being declared."""
+    for profile in declared:
+        if profile in listed:
+            reason = allowed(profile)
+            if reason is not None and not reason.endswith(" not selected"):
+                return reason
+    return None
+
+
+def _unplayable_under(case: Case, profiles: Sequence[str]) -> str | None:
+    """``P: reason; ...`` for those of ``profiles`` the case lists in ``unplayable``."""
     reasons = []
     for group in case.unplayable:
         names = [p for p in group["profiles"] if p in profiles]
         if names:
             reasons.append(f"{', '.join(names)}: {group['reason']}")
-    if reasons:
-        return "not playable under " + "; ".join(reasons)
+    return "; ".join(reasons) or None
+
+
+def _not_playable(case: Case, profiles: Sequence[str]) -> str:
+    if not case.rulesets or not profiles:
+        return f"profile {case.profile} not declared"
+    under = _unplayable_under(case, profiles)
+    if under:
+        return "not playable under " + under
     return "no declared profile (" + ", ".join(profiles) + ") plays it"
+
+
+@dataclass(frozen=True)
+class Question:
+    """A query case asked under ``profile``: the answer to expect there."""
+
+    profile: str
+    expect: dict[str, Any]
+
+
+def ask(case: Case, declared: Sequence[str], capabilities: Sequence[str],
+        allowed: Callable[[str], str | None]) -> Question | str:
+    """The profile a query case with ``rulesets`` is asked under, and its answer there; or why
+    it is not asked. The case's own profile is tried first, then the declared ones."""
+    missing = [c for c in case.requires if c not in capabilities]
+    if missing:
+        return f"capability {', '.join(missing)} not declared"
+    listed = [p for e in case.rulesets for p in e["profiles"]]
+    order = dict.fromkeys(p for p in (case.profile, *declared, *listed) if p is not None)
+    first_reason = None
+    for profile in order:
+        reason = allowed(profile)
+        if reason is not None:
+            first_reason = first_reason or reason
+            continue
+        entry = next((e for e in case.rulesets if profile in e["profiles"]), None)
+        if entry is not None:
+            return Question(profile, dict(entry.get("expect", case.expect)))
+    mine = [p for p in (*declared, *order) if not str(allowed(p)).endswith(" not selected")
+            and (p in declared or allowed(p) is None)]
+    under = _unplayable_under(case, list(dict.fromkeys(mine)))
+    if under:
+        return "no answer under " + under
+    return _own_reason(declared, listed, allowed) or first_reason or \
+        f"profile {case.profile} not declared"

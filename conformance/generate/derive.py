@@ -6,7 +6,8 @@ An engine whose rules are a profile with other values (``profile = "wikipedia"``
 match scenario (each once) is replayed under the declared ruleset; where it plays, the derived
 case expects what the reference answered (verdicts with their clauses, observations, result with
 its clauses, and the automatic-showdown entry), with ``profile`` and ``overrides`` naming the
-declared ruleset. The committed suite itself stays judged from its own data.
+declared ruleset; a scenario of another first turn plays its opening rewritten for the declared
+one where an equivalent exists (:mod:`.openings`). The committed suite itself stays judged from its own data.
 """
 
 from __future__ import annotations
@@ -15,7 +16,9 @@ from collections.abc import Iterable, Mapping
 from typing import Any, Final
 
 from ginspec.conformance.cases import Case
-from ginspec.conformance.generate.rulesets import replay, scenario_key, with_rulesets
+from ginspec.conformance.cases.expectations import translated_checkpoints, translated_steps
+from ginspec.conformance.generate.rulesets import opening_for, replay, scenario_key, with_rulesets
+from ginspec.spec.errors import GinspecError
 
 DERIVED_KINDS: Final = ("hand", "match")
 SKIPPED_FIELDS: Final = ("format", "fingerprint", "rulesets", "unplayable", "blame")
@@ -47,13 +50,20 @@ def derive(cases: Iterable[Case], profile: str, values: Mapping[str, Any]) -> li
 def _derived(case: Case, profile: str, values: dict[str, Any]) -> Case | None:
     data = {k: v for k, v in case.data.items() if k not in SKIPPED_FIELDS}
     data.update(id=f"derived.{case.id}", profile=profile, overrides=values)
+    try:
+        opening = opening_for(case, profile, values)  # another first turn (openings.py)
+    except GinspecError:
+        return None
+    if opening is not None:
+        data.update(steps=translated_steps(case.steps, opening),
+                    checkpoints=translated_checkpoints(case.checkpoints, opening))
     base = Case.make(**data)
     played = replay(base, profile)
     if played is None:
         return None
     n = len(played.verdicts)
     steps = []
-    for step, verdict, clause in zip(case.steps[:n], played.verdicts, played.clauses,
+    for step, verdict, clause in zip(base.steps[:n], played.verdicts, played.clauses,
                                      strict=True):
         new = {k: v for k, v in step.items() if k not in ("expect", "clause")}
         new["expect"] = verdict

@@ -78,10 +78,14 @@ def _checkpoints(moves: list[Move], final: HandState, offset: int = 0) -> list[d
 
 
 def hand_case(profile: str, seed: int, *, origin: str = "full-hand",
-              randomness: float = 0.15) -> tuple[Case, HandState]:
+              randomness: float = 0.15, family: str = "hand") -> tuple[Case, HandState]:
+    """A seeded hand played out under ``profile``; ``family`` other than ``hand`` names the
+    case ``<family>.<profile>.s<seed>`` and checks the observation at the start and the end
+    only (its verdicts and result carry the scenario)."""
     rules = rules_for_profile(profile)
     state = HandState.new(deal_from_seed(seed, seed % 2), rules)
-    moves = play(state, random.Random(f"hand:{profile}:{seed}"), randomness)
+    rng = random.Random(f"{'' if family == 'hand' else family + ':'}hand:{profile}:{seed}")
+    moves = play(state, rng, randomness)
     final = moves[-1].before.apply(moves[-1].action, _player(moves[-1])) if moves else state
     result = hand_result(final)
     assert result is not None
@@ -89,15 +93,17 @@ def hand_case(profile: str, seed: int, *, origin: str = "full-hand",
     source: dict[str, Any] = {"generator": "seeded playout", "seed": seed}
     if decides:
         source["blame"] = decides[0]
+    points = _checkpoints(moves, final) if family == "hand" else \
+        [checkpoint(state, 0, legal=False), checkpoint(final, len(moves), legal=False)]
     case = Case.make(
-        id=f"hand.{profile}.s{seed}", kind="hand", origin=origin,
+        id=f"{family}.{profile}.s{seed}", kind="hand", origin=origin,
         description=f"a whole hand under {profile} (seeded deal {seed}): {result['outcome']}",
         clauses=known([*DEAL_CLAUSES, *(m.clause for m in moves)]),
         decides=known(decides), profile=profile,
         requires=["hand", "legal-actions", "melding.explicit", "layoff.explicit"],
         source=source,
         deals=[deal_json(state)], steps=[step_json(m) for m in moves],
-        checkpoints=_checkpoints(moves, final), result=result,
+        checkpoints=points, result=result,
     )
     return case, final
 
@@ -112,6 +118,21 @@ def full_hands() -> Iterator[Case]:
     for profile in profiles():
         for seed in HAND_SEEDS:
             yield hand_case(profile, seed)[0]
+
+
+CROSS_HANDS: Final = {"rlcard": range(1001, 1561)}
+"""Seeded hands played under a peer's own rules, to be replayed under every ruleset: RLCard's
+eleven-card start opens with a discard, which every first turn can play (take-21 of
+:mod:`.openings`), so each such hand is a scenario for nearly every profile."""
+
+
+def cross_hands() -> Iterator[Case]:
+    """The hands of :data:`CROSS_HANDS` (``play.<profile>.s<seed>``), the players' share of
+    random moves 10, 20 or 30 % by seed (more walls, undercuts and layoffs)."""
+    for profile, seeds in CROSS_HANDS.items():
+        for seed in seeds:
+            yield hand_case(profile, seed, origin="generated", family="play",
+                            randomness=(0.1, 0.2, 0.3)[seed % 3])[0]
 
 
 def negative_cases() -> Iterator[Case]:
@@ -208,12 +229,3 @@ def match_cases() -> Iterator[Case]:
                          {"after": len(steps), "phase": "over", "to_act": None}],
             result=result,
         )
-
-
-def game_cases() -> list[Case]:
-    """Every game case, in a fixed order."""
-    from ginspec.conformance.generate.explore import explored_cases
-    from ginspec.conformance.generate.scripted import scripted_cases
-
-    base = [*full_hands(), *negative_cases(), *match_cases()]
-    return [*base, *explored_cases(base), *scripted_cases()]

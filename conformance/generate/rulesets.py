@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import cache
 from typing import Any, Final
 
 from ginspec.conformance.cases import Case
@@ -67,6 +68,24 @@ class Played:
     blame: dict[str, str]
     stop: int | None
     """Steps played when the ruleset parted from the scenario (None: all of them)."""
+    kept: Any = None
+    """The reference HandState right after the step :func:`replay` was asked to keep."""
+
+
+def values_of(profile: str, overrides: Mapping[str, Any]) -> Mapping[str, Any]:
+    """``ruleset(profile, overrides)``, computed once per build for each pair (read only)."""
+    import json
+
+    return _values(profile, json.dumps(dict(overrides), sort_keys=True))
+
+
+@cache
+def _values(profile: str, overrides: str) -> Mapping[str, Any]:
+    import json
+
+    from ginspec.spec.profiles import ruleset
+
+    return ruleset(profile, json.loads(overrides))
 
 
 def _driver(case: Case, profile: str) -> Any:
@@ -149,9 +168,10 @@ def _result_blame(adapter: Any, case: Case) -> dict[str, str]:
     return blame
 
 
-def replay(case: Case, profile: str) -> Played | None:
+def replay(case: Case, profile: str, keep: int | None = None) -> Played | None:
     """``case``'s scenario under ``profile`` (and the case's overrides); None when the profile
-    cannot deal it or parts from it at the first step."""
+    cannot deal it or parts from it at the first step. ``keep``: a step index whose resulting
+    hand position, if the step is accepted, is returned too (``Played.kept``)."""
     try:
         adapter = _driver(case, profile)
     except GinspecError:
@@ -164,6 +184,7 @@ def replay(case: Case, profile: str) -> Played | None:
     seen: list[dict[str, Any]] = []
     steps = case.steps
     stop: int | None = None
+    kept = None
     for i in range(len(steps) + 1):
         seen.extend(_observe(adapter, p) for p in points.get(i, []))
         if i == len(steps):
@@ -175,6 +196,8 @@ def replay(case: Case, profile: str) -> Played | None:
         clause = _step_clause(state, player, str(step["action"]), verdict.accepted)
         verdicts.append("accepted" if verdict.accepted else {"rejected": verdict.code})
         clauses.append(clause or step.get("clause"))
+        if i == keep and verdict.accepted:
+            kept = _hand_state(adapter)
         if verdict.accepted != (step["expect"] == "accepted"):
             if i == 0:
                 return None
@@ -187,46 +210,41 @@ def replay(case: Case, profile: str) -> Played | None:
         result = {k: v for k, v in result.items() if k in case.result}
     result = _drop_boxes(result, profile, case.overrides)
     blame = {k: v for k, v in _result_blame(adapter, case).items() if k in (result or {})}
-    return Played(tuple(verdicts), tuple(clauses), tuple(seen), result, blame, stop)
+    return Played(tuple(verdicts), tuple(clauses), tuple(seen), result, blame, stop, kept)
 
 
 def _drop_boxes(result: dict[str, Any] | None, profile: str,
                 overrides: Mapping[str, Any]) -> dict[str, Any] | None:
     """A ruleset without a box bonus has no boxes (PROTOCOL.md, result fields): not expected."""
-    from ginspec.spec.profiles import ruleset
 
     if result is None or "boxes" not in result:
         return result
-    if ruleset(profile, dict(overrides)).get("box_bonus", 0):
+    if values_of(profile, overrides).get("box_bonus", 0):
         return result
     return {k: v for k, v in result.items() if k != "boxes"}
 
 
-def automatic(case: Case, profile: str) -> Played | None:
-    """The scenario up to its knock, then the spec's best play (SHOWDOWN.BEST-PLAY): what an
-    engine that melds and lays off by itself must reach. None without an accepted knock."""
+def knock_index(case: Case) -> int | None:
+    """The step of the case's accepted knock (or big gin), where an automatic showdown starts."""
     if case.kind != "hand":
         return None
+    return next((i for i, s in enumerate(case.steps)
+                 if str(s["action"]).startswith(("knock", "big-gin"))
+                 and s["expect"] == "accepted"), None)
+
+
+def automatic(case: Case, profile: str, played: Played | None) -> Played | None:
+    """The scenario up to its knock, then the spec's best play (SHOWDOWN.BEST-PLAY): what an
+    engine that melds and lays off by itself must reach. ``played`` is the scenario's replay
+    under ``profile`` that kept the position after the knock (:func:`replay`); None without
+    an accepted knock."""
     from ginspec.conformance.adapters.reference_game import hand_result
 
-    knock = next((i for i, s in enumerate(case.steps)
-                  if str(s["action"]).startswith(("knock", "big-gin"))
-                  and s["expect"] == "accepted"), None)
-    if knock is None:
+    knock = knock_index(case)
+    if knock is None or played is None or played.kept is None:
         return None
-    head = Case.make(**{**{k: v for k, v in case.data.items()
-                           if k not in ("format", "fingerprint", "rulesets")},
-                        "steps": case.steps[:knock + 1],
-                        "checkpoints": [p for p in case.checkpoints if p["after"] <= knock],
-                        "result": None})
-    played = replay(head, profile)
-    if played is None or played.stop is not None:
-        return None
-    adapter = _driver(head, profile)
-    for step in head.steps:
-        adapter.apply(int(step["player"]), str(step["action"]))
-    state = _hand_state(adapter)
-    if state is None or state.phase.value != "declare" or state.knocker is None:
+    state = played.kept
+    if state.phase.value != "declare" or state.knocker is None:
         return None
     state, ruling = best_play(state)
     result = _drop_boxes(hand_result(state), profile, case.overrides)
@@ -242,7 +260,9 @@ def automatic(case: Case, profile: str) -> Played | None:
         blame["outcome"] = blame["points"] = score[0]
     blame["winner"] = "SCORE.HAND-WINNER"
     blame = {k: v for k, v in blame.items() if k in result}
-    return Played(played.verdicts, played.clauses, played.checkpoints, result, blame, None)
+    points = tuple(p for p in played.checkpoints if p["after"] <= knock)
+    return Played(played.verdicts[:knock + 1], played.clauses[:knock + 1], points, result, blame,
+                  None)
 
 
 def best_play(state: Any) -> tuple[Any, dict[str, Any]]:
@@ -337,7 +357,6 @@ def _known(clause: str | None) -> str | None:
 
 def rulesets_of(case: Case, profiles: Iterable[str]) -> list[dict[str, Any]]:
     """The case's ``rulesets`` entries: one per distinct expectation, naming its profiles."""
-    from ginspec.spec.profiles import ruleset
 
     groups: dict[str, dict[str, Any]] = {}
     order: list[str] = []
@@ -345,13 +364,14 @@ def rulesets_of(case: Case, profiles: Iterable[str]) -> list[dict[str, Any]]:
 
     for profile in profiles:
         try:
-            ruleset(profile, dict(case.overrides))
+            values_of(profile, case.overrides)
         except GinspecError:
             continue
         opening = opening_for(case, profile)
         scenario = case if opening is None else translated_case(case, opening)
+        explicit = replay(scenario, profile, keep=knock_index(scenario))
         for auto in (False, True):
-            played = automatic(scenario, profile) if auto else replay(scenario, profile)
+            played = automatic(scenario, profile, explicit) if auto else explicit
             if played is None:
                 continue
             played = Played(played.verdicts, tuple(_known(c) for c in played.clauses),
@@ -367,19 +387,19 @@ def rulesets_of(case: Case, profiles: Iterable[str]) -> list[dict[str, Any]]:
     return [groups[k] for k in order]
 
 
-def opening_for(case: Case, profile: str) -> dict[str, Any] | None:
-    """The case's opening rewritten for ``profile``'s first turn (see
-    :mod:`~ginspec.conformance.generate.openings`); None when the first turns agree or no
-    equivalent opening exists."""
-    found = _translation(case, profile)
+def opening_for(case: Case, profile: str,
+                overrides: Mapping[str, Any] | None = None) -> dict[str, Any] | None:
+    """The case's opening rewritten for the first turn of ``profile`` (with ``overrides``,
+    by default the case's own; see :mod:`~ginspec.conformance.generate.openings`); None when
+    the first turns agree or no equivalent opening exists."""
+    found = _translation(case, profile, overrides)
     return found.to_json() if isinstance(found, Opening) else None
 
 
-def _translation(case: Case, profile: str) -> Opening | str | None:
-    from ginspec.spec.profiles import ruleset
-
-    source = ruleset(str(case.profile), dict(case.overrides))
-    target = ruleset(profile, dict(case.overrides))
+def _translation(case: Case, profile: str,
+                 overrides: Mapping[str, Any] | None = None) -> Opening | str | None:
+    source = values_of(str(case.profile), case.overrides)
+    target = values_of(profile, case.overrides if overrides is None else overrides)
     if source["first_turn"] == target["first_turn"]:
         return None
     if case.kind != "hand":
@@ -463,13 +483,12 @@ def _sparse(entry: Mapping[str, Any], main: Mapping[str, Any]) -> dict[str, Any]
 def _unplayable_reason(case: Case, profile: str) -> str:
     """Why ``profile`` cannot play the scenario: its first step, and the rule values behind it."""
     from ginspec.spec.parameters import parameters
-    from ginspec.spec.profiles import ruleset
 
     try:
-        mine = ruleset(profile, dict(case.overrides))
+        mine = values_of(profile, case.overrides)
     except GinspecError as exc:
         return f"the case's overrides do not apply: {exc}"
-    home = ruleset(str(case.profile), dict(case.overrides))
+    home = values_of(str(case.profile), case.overrides)
     try:
         adapter = _driver(case, profile)
     except GinspecError as exc:
@@ -520,7 +539,7 @@ def with_rulesets(case: Case, owner: Mapping[str, str]) -> Case:
     unplayable: dict[str, list[str]] = {}
     for profile, who in owner.items():
         if who != case.id:
-            unplayable.setdefault(f"the same scenario is case {who}", []).append(profile)
+            unplayable.setdefault(f"{SAME_SCENARIO}{who}", []).append(profile)
         elif profile not in listed:
             unplayable.setdefault(_unplayable_reason(case, profile), []).append(profile)
     data = {k: v for k, v in case.data.items() if k not in ("format", "fingerprint")}
@@ -532,6 +551,34 @@ def with_rulesets(case: Case, owner: Mapping[str, str]) -> Case:
     if unplayable:
         data["unplayable"] = [{"profiles": v, "reason": k} for k, v in unplayable.items()]
     return Case.make(**data)
+
+
+SAME_SCENARIO: Final = "the same scenario is case "
+
+
+def inherit_reasons(cases: Sequence[Case]) -> list[Case]:
+    """Each case with the reason of the case that owns a profile, where that case does not
+    play the scenario under it either (so no skip points at a case that is skipped too)."""
+    by_id = {c.id: c for c in cases}
+    out = []
+    for case in cases:
+        groups = case.unplayable
+        if not any(str(g["reason"]).startswith(SAME_SCENARIO) for g in groups):
+            out.append(case)
+            continue
+        reasons: dict[str, list[str]] = {}
+        for group in groups:
+            reason = str(group["reason"])
+            theirs: dict[str, str] = {}
+            if reason.startswith(SAME_SCENARIO):
+                owner = by_id[reason.removeprefix(SAME_SCENARIO)]
+                theirs = {str(p): str(g["reason"]) for g in owner.unplayable for p in g["profiles"]}
+            for profile in group["profiles"]:
+                reasons.setdefault(theirs.get(str(profile), reason), []).append(str(profile))
+        data = {k: v for k, v in case.data.items() if k not in ("format", "fingerprint")}
+        data["unplayable"] = [{"profiles": v, "reason": k} for k, v in reasons.items()]
+        out.append(Case.make(**data))
+    return out
 
 
 def scenario_key(case: Case) -> str:

@@ -59,8 +59,15 @@ def gather(progress: Progress = _quiet) -> tuple[list[Case], list[dict[str, str]
     """Every case family, in a fixed order; plus the spec examples that were not converted."""
     from ginspec.conformance.generate.casebook import casebook_cases
     from ginspec.conformance.generate.examples import example_cases
-    from ginspec.conformance.generate.games import game_cases
+    from ginspec.conformance.generate.explore import explored_cases
+    from ginspec.conformance.generate.games import (
+        cross_hands,
+        full_hands,
+        match_cases,
+        negative_cases,
+    )
     from ginspec.conformance.generate.queries import query_cases
+    from ginspec.conformance.generate.scripted import scripted_cases
     from ginspec.conformance.generate.systems import system_cases, system_examples
     from ginspec.conformance.generate.table import table_cases
 
@@ -68,7 +75,8 @@ def gather(progress: Progress = _quiet) -> tuple[list[Case], list[dict[str, str]
     progress("spec examples", len(spec_cases))
     queries = list(query_cases())
     progress("queries", len(queries))
-    games = list(game_cases())
+    base = [*full_hands(), *negative_cases(), *match_cases()]
+    games = [*base, *explored_cases(base), *scripted_cases(), *cross_hands()]
     progress("games", len(games))
     ruled, unruled = casebook_cases()
     progress("casebook", len(ruled))
@@ -164,13 +172,15 @@ def read_manifest(folder: Path = SUITE_DIR) -> dict[str, Any]:
 
 def build(folder: Path = SUITE_DIR, progress: Progress = _quiet) -> BuiltSuite:
     """Build the suite in memory: check every case against the schema and the retired IDs."""
-    from ginspec.conformance.generate.rulesets import owners, with_rulesets
+    from ginspec.conformance.generate.query_rulesets import with_query_rulesets
+    from ginspec.conformance.generate.rulesets import inherit_reasons, owners, with_rulesets
     from ginspec.spec.profiles import profiles
 
     raw, notes = gather(progress)
     cases = dedupe(raw)
     owned = owners(cases, tuple(profiles()))
-    cases = [with_rulesets(c, owned[c.id]) if c.id in owned else c for c in cases]
+    cases = inherit_reasons([with_rulesets(c, owned[c.id]) if c.id in owned
+                             else with_query_rulesets(c, profiles()) for c in cases])
     progress("replayed under every ruleset", len(owned))
     for case in cases:
         parse_case(json.loads(case.to_json()), case_path(case))

@@ -1,0 +1,84 @@
+"""Query cases under every ruleset (``ginspec suite build``): a question asked under one profile
+(a hand's score, a match total, the next dealer, a knock's ruling, a knock limit, ...) answered
+by the reference under every other profile where it has an answer.
+
+The case's own ``expect`` stays the answer under its own profile (from the spec, the casebook or
+the generator). Every other profile gets the reference's answer, cut to the fields the case
+compares; profiles that answer alike share one ``rulesets`` entry, and an entry without
+``expect`` agrees with the case's own. A profile the question has no answer under (a multi-player
+system's question under a two-player ruleset, overrides that do not apply) is listed in
+``unplayable`` with the reference's reason. The runner asks an engine the question under one of
+its declared profiles and compares the answer with that profile's entry (CASES.md).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from ginspec.conformance.cases import Case
+from ginspec.spec.errors import GinspecError
+
+
+def answer(case: Case, profile: str) -> dict[str, Any] | str:
+    """The reference's answer to ``case``'s question under ``profile`` (the fields the case
+    compares), or why there is none."""
+    from ginspec.conformance.adapters.reference import ReferenceAdapter
+    from ginspec.conformance.compare import check_query
+    from ginspec.spec.profiles import ruleset
+
+    try:
+        ruleset(profile, dict(case.overrides))
+    except GinspecError as exc:
+        return f"the case's overrides do not apply: {exc}"
+    query = case.query
+    what = str(query["what"])
+    args = {k: v for k, v in query.items() if k != "what"}
+    try:
+        got = ReferenceAdapter().query(what, args, profile, case.overrides)
+    except GinspecError as exc:
+        return str(exc).splitlines()[0]
+    if got.get("error") is True and not case.expect.get("error"):
+        return str(got.get("message") or "the reference refuses the input under it")
+    if case.expect.get("error") and got.get("error") is not True:
+        return "the case checks a refused input, which the reference answers under it"
+    # the fields the case compares that the answer has (a match that is not over has no
+    # totals, a refused knock no deadwood): the comparison must accept the answer itself
+    expect = {"error": True} if got.get("error") is True else \
+        {k: got[k] for k in case.expect if k in got}
+    try:
+        judged = check_query(what, query, expect, case.overrides, got, profile=profile) is None
+    except (KeyError, TypeError):
+        judged = False
+    if not judged or not expect:
+        missing = [k for k in case.expect if k not in got]
+        return f"the reference gives no {', '.join(missing)} under it"
+    return expect
+
+
+def with_query_rulesets(case: Case, profiles: Iterable[str]) -> Case:
+    """``case`` with the answers under every other profile (see the module docstring)."""
+    if case.kind != "query" or case.profile is None:
+        return case
+    groups: dict[str, dict[str, Any]] = {}
+    unplayable: dict[str, list[str]] = {}
+    import json
+
+    for profile in profiles:
+        if profile == case.profile:
+            continue
+        got = answer(case, profile)
+        if isinstance(got, str):
+            unplayable.setdefault(got, []).append(profile)
+            continue
+        entry: dict[str, Any] = {} if got == case.expect else {"expect": got}
+        key = json.dumps(entry, sort_keys=True)
+        groups.setdefault(key, {"profiles": [], **entry})["profiles"].append(profile)
+    home = json.dumps({})
+    own = groups.pop(home, {"profiles": []})
+    entries = [{"profiles": [case.profile, *own["profiles"]]}, *groups.values()]
+    data = {k: v for k, v in case.data.items() if k not in ("format", "fingerprint")}
+    data["rulesets"] = entries
+    if unplayable:
+        data["unplayable"] = [{"profiles": v, "reason": k} for k, v in unplayable.items()]
+    return Case.make(**data)
