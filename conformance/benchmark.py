@@ -28,13 +28,18 @@ from ginspec.conformance.runner import Runner
 from ginspec.spec.parameters import parameters
 from ginspec.spec.profiles import profiles
 
+ENGINE_SIDE = ("deal.engine", "melding.automatic", "layoff.automatic")
+"""Capabilities the trivial adapter leaves out: with them it would deal and settle showdowns
+itself, and the runner would skip every fixed deal (PROTOCOL.md) instead of timing it."""
+
 
 class TrivialAdapter(Adapter):
     """Answers instantly and wrongly: the baseline for the runner's own cost."""
 
     def hello(self) -> Hello:
         return Hello(name="trivial", version="0", profiles=tuple(profiles()),
-                     capabilities=tuple(CAPABILITIES), overrides=tuple(parameters()))
+                     capabilities=tuple(c for c in CAPABILITIES if c not in ENGINE_SIDE),
+                     overrides=tuple(parameters()))
 
     def query(self, what: str, args: Mapping[str, Any], profile: str | None,
               overrides: Mapping[str, Any]) -> JSONObject:
@@ -91,7 +96,8 @@ def main() -> int:
     ref_count = _CountingAdapter(ReferenceAdapter())
     ref_games_s, _ = _time(ref_count, games)
     print(f"trivial adapter: {triv_s:.3f} s for {counted.calls} calls = "
-          f"{1e6 * triv_s / max(counted.calls, 1):.1f} us per call (runner overhead)")
+          f"{1e6 * triv_s / max(counted.calls, 1):.1f} us per call, "
+          f"{1e6 * triv_s / max(len(games), 1):.1f} us per game case (runner overhead)")
     print(f"reference on the game cases: {ref_games_s:.3f} s for {ref_count.calls} calls = "
           f"{1e6 * ref_games_s / max(ref_count.calls, 1):.1f} us per call")
     cmd = CommandAdapter([sys.executable, "-m", "ginspec.conformance.cli", "serve"], timeout=30)

@@ -108,6 +108,7 @@ def choose(case: Case, declared: Sequence[str], capabilities: Sequence[str],
     then the case's other rulesets; an explicit plan is preferred to an automatic one."""
     listed = [p for e in _entries(case) for p in e["profiles"]]
     order = dict.fromkeys(p for p in (case.profile, *declared, *listed) if p is not None)
+    allowed = _once(allowed)
     missing: list[str] = []
     seen = False
     first_reason = None
@@ -131,7 +132,8 @@ def choose(case: Case, declared: Sequence[str], capabilities: Sequence[str],
         return f"capability {', '.join(missing)} not declared"
     if lacks:  # a capability the engine lacks excludes the case before any rule value does
         return f"capability {', '.join(lacks)} not declared"
-    mine = [p for p in declared if not str(allowed(p)).endswith(" not selected")]
+    named = {p for g in case.unplayable for p in g["profiles"]}
+    mine = [p for p in declared if p in named and not str(allowed(p)).endswith(" not selected")]
     under = _unplayable_under(case, mine)
     if under:
         return "not playable under " + under
@@ -142,6 +144,18 @@ def choose(case: Case, declared: Sequence[str], capabilities: Sequence[str],
     if ok and not str(first_reason).startswith("override"):
         return _not_playable(case, ok)
     return first_reason or f"profile {case.profile} not declared"
+
+
+def _once(allowed: Callable[[str], str | None]) -> Callable[[str], str | None]:
+    """``allowed`` asked once per profile (a case's selection asks about a profile often)."""
+    known: dict[str, str | None] = {}
+
+    def ask_once(profile: str) -> str | None:
+        if profile not in known:
+            known[profile] = allowed(profile)
+        return known[profile]
+
+    return ask_once
 
 
 def _own_reason(declared: Sequence[str], listed: Sequence[str],
@@ -192,6 +206,7 @@ def ask(case: Case, declared: Sequence[str], capabilities: Sequence[str],
         return f"capability {', '.join(missing)} not declared"
     listed = [p for e in case.rulesets for p in e["profiles"]]
     order = dict.fromkeys(p for p in (case.profile, *declared, *listed) if p is not None)
+    allowed = _once(allowed)
     first_reason = None
     for profile in order:
         reason = allowed(profile)
