@@ -5,9 +5,10 @@ The commands are read from the pages themselves (the README's ``sh`` blocks, the
 indented and fenced blocks), so a new command is run as soon as it is written. Three things are
 not run as written, each for a stated reason: ``pip install`` lines (the wheel under test is
 installed in their place: there is no package index here), commands that only make sense in a
-checkout (:data:`CHECKOUT_ONLY`), and the live differential runs against an engine that is not a
-mutant, whose ``--hands`` is capped at :data:`LIVE_HANDS` (the hand count only scales the time;
-every other argument is kept). A command whose adapter is one of the suite's mutants exists to
+checkout (:data:`CHECKOUT_ONLY`), the live differential runs against an engine that is not a
+mutant, whose ``--hands`` is capped at :data:`LIVE_HANDS`, and the mutation benchmark, whose
+``--sample`` is capped at :data:`MUTANT_SAMPLE` (these counts only scale the time; every other
+argument is kept). A command whose adapter is one of the suite's mutants exists to
 show a failure: it must exit 1 and explain it (a ``rerun:`` line); every other command exits 0.
 """
 
@@ -26,6 +27,8 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs" / "conformance").glob("*.md"))]
 LIVE_HANDS = 40
+MUTANT_SAMPLE = 2
+"""``ginspec bench mutants`` runs this many mutants (and 10 random hands) instead of the page's."""
 MUTANT = "ginspec.conformance.mutants:"
 """The adapters of the hand-written mutants (a page runs one to show what a failure looks like)."""
 CHECKOUT_ONLY = {
@@ -79,6 +82,9 @@ def as_run(command: str) -> tuple[str | None, str]:
     command = re.sub(r"\s\[(--[a-z-]+)\]", "", command)  # "[--json]": an optional flag, shown so
     if "--live" in command and MUTANT not in command:
         command = re.sub(r"--hands \d+", f"--hands {LIVE_HANDS}", command)
+    if "bench mutants" in command and "--from" not in command:  # minutes as written
+        command = re.sub(r"--sample \d+", f"--sample {MUTANT_SAMPLE}", command)
+        command = re.sub(r"--hands \d+", "--hands 10", command)
     return command, ""
 
 
