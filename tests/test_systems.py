@@ -256,9 +256,9 @@ def test_play_systems_and_rules_listing() -> None:
                     "--seed", "2", "--json")
         assert proc.returncode == 0, (profile, proc.stderr)
         assert json.loads(proc.stdout)["result"] is not None
-    listing = _cli("rules").stdout
+    rows = {line.split()[0] for line in _cli("rules").stdout.splitlines() if line.strip()}
     for profile in ("three-player", "partnership", "hollywood"):
-        assert f"  {profile} " in listing
+        assert profile in rows
 
 
 def test_play_wrong_player_count_is_one_line_error() -> None:
