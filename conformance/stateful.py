@@ -1057,14 +1057,15 @@ def play_live(run: LiveRun, *, seed: int, examples: int = ROUND_EXAMPLES,
 
 def run_live(adapter: Adapter, hello: Hello, rules: Ruleset, *, seed: int, hands: int,
              out: Path, stdout: TextIO, expect_fail: Mapping[str, str] | None = None,
-             max_examples: int | None = None) -> int:
-    """``ginspec conform --live``: 0 no new divergence, 1 new divergences (cases written),
-    2 adapter faults."""
+             max_examples: int | None = None, max_new: int | None = None) -> int:
+    """``ginspec conform --live``: 0 no new divergence, 1 new divergences (cases written, at
+    most ``max_new``), 2 adapter faults."""
     if hands < 1:
         raise GinspecError("--hands: must be at least 1")
     run = LiveRun(adapter, hello, rules, hands=hands, expect_fail=dict(expect_fail or {}))
     try:
-        new = play_live(run, seed=seed, examples=max_examples or ROUND_EXAMPLES)
+        new = play_live(run, seed=seed, examples=max_examples or ROUND_EXAMPLES,
+                        max_new=max_new or MAX_NEW)
     except AdapterFault as fault:
         print(f"adapter error: {fault.kind}: {fault}", file=stdout)
         return 2

@@ -46,7 +46,7 @@ def test_live_mode_shrinks_a_divergence_to_a_case_file(tmp_path: Path,
                                                        capsys: pytest.CaptureFixture[str]) -> None:
     mutant = "python:ginspec.conformance.mutants:DiscardRestrictionOff"
     code = main(["conform", "--live", "--adapter", mutant, "--profile", "pagat", "--seed", "1",
-                 "--hands", "20", "--out", str(tmp_path)])
+                 "--hands", "20", "--max-new", "1", "--out", str(tmp_path)])
     assert code == 1
     [case_file] = tmp_path.glob("live.pagat.*.json")
     case = json.loads(case_file.read_text())
@@ -57,7 +57,7 @@ def test_live_mode_shrinks_a_divergence_to_a_case_file(tmp_path: Path,
     # the same --seed replays the same play: a second run writes the same case, byte for byte
     again = tmp_path / "again"
     assert main(["conform", "--live", "--adapter", mutant, "--profile", "pagat", "--seed", "1",
-                 "--hands", "20", "--out", str(again)]) == 1
+                 "--hands", "20", "--max-new", "1", "--out", str(again)]) == 1
     [again_file] = again.glob("live.pagat.*.json")
     assert again_file.read_bytes() == case_file.read_bytes()
 

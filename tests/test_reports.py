@@ -463,7 +463,7 @@ def test_saved_runs_guide_commands_run_in_order(tmp_path: Path) -> None:
 def test_a_live_divergence_is_explained_from_its_shrunk_case(tmp_path: Path) -> None:
     mutant = "python:ginspec.conformance.mutants:DiscardRestrictionOff"
     code, out, _ = cli("conform", "--live", "--adapter", mutant, "--profile", "pagat", "--seed", "1",
-                       "--hands", "20", "--out", str(tmp_path))
+                       "--hands", "20", "--max-new", "1", "--out", str(tmp_path))
     assert code == 1
     [written] = tmp_path.glob("live.pagat.*.json")
     assert re.search(rf"^FAIL {re.escape(written.stem)} ", out, re.M)

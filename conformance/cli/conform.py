@@ -182,6 +182,8 @@ def register(sub: Any) -> None:
                    "table; PROTOCOL.md, 'Rules declared by value'); instead of --profile")
     p.add_argument("--max-examples", type=positive_int, metavar="N",
                    help="--live: Hypothesis examples per round (default 20)")
+    p.add_argument("--max-new", type=positive_int, metavar="N",
+                   help="--live: stop after N new divergences, each shrunk (default 10)")
     p.add_argument("--out", type=Path, default=Path("."), help="--live: folder for the shrunk case")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.add_argument("-v", "--verbose", action="store_true",
@@ -223,6 +225,7 @@ def _refuse_for_mode(args: argparse.Namespace) -> None:
     given += ["--suite"] if args.suite else []
     given += ["--expect-fail"] if args.expect_fail and args.smoke else []
     given += ["--max-examples"] if args.max_examples and not args.live else []
+    given += ["--max-new"] if args.max_new and not args.live else []
     given += ["--cases"] if args.cases else []
     given += ["--shard"] if args.shard else []
     given += ["a second --adapter"] if len(args.adapter) > 1 else []
@@ -414,7 +417,7 @@ def _run_mode(args: argparse.Namespace) -> int:
         expect = read_expect_fail(expect_fail_path(lists[0])) if lists else {}
         code: int = run_live(adapter, hello, rules, seed=args.seed, hands=args.hands,
                              out=args.out, stdout=sys.stdout, expect_fail=expect,
-                             max_examples=args.max_examples)
+                             max_examples=args.max_examples, max_new=args.max_new)
         if code == 1:
             _explain_shrunk_case(args, adapter, hello, rules.name)
         return code

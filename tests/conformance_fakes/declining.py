@@ -6,7 +6,7 @@ clubs. ``DeclinesMidHand`` declines at its first ``apply``, which is too late: a
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ginspec.conformance.adapters import Unsupported, Verdict
@@ -28,9 +28,16 @@ class DeclinesMidHand(ReferenceAdapter):
 
 
 class DealerZeroOnly(ReferenceAdapter):
-    """Declines every hand dealt by player 1 (live mode must play other deals instead)."""
+    """Declines every hand, and every match, whose first hand player 1 deals (live mode must play
+    other deals instead)."""
 
     def new_hand(self, profile: str, overrides: Mapping[str, Any], deal: Mapping[str, Any]) -> None:
         if deal["dealer"] == 1:
             raise Unsupported("this engine always deals from seat 0")
         super().new_hand(profile, overrides, deal)
+
+    def new_match(self, profile: str, overrides: Mapping[str, Any],
+                  deals: Sequence[Mapping[str, Any]]) -> None:
+        if deals[0]["dealer"] == 1:
+            raise Unsupported("this engine always deals from seat 0")
+        super().new_match(profile, overrides, deals)
