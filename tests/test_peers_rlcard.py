@@ -6,12 +6,15 @@ departs from the spec, so an upstream change shows up here.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from ginspec.conformance.adapters.base import Unsupported
 from ginspec.conformance.adapters.deal_layout import deal_for, layout
 from ginspec.spec.cards import card_str
 from peer_support import Driven, card, cards, driver_or_skip, tokens
+
+ROOT = Path(__file__).resolve().parents[1]
 
 SPREAD = "KS KC KD 5S 6S 7S 9C TC JC"
 
@@ -206,3 +209,47 @@ def test_arrangements_query_through_best_meld_clusters(rl_driver: Driven) -> Non
         "count": 1}
     with pytest.raises(Unsupported):
         q("arrangements", {"cards": tokens("TC TD TH JH QH")}, {})
+
+
+def test_own_deal_is_rlcards_seeded_shuffle_and_passes_the_deal_clauses() -> None:
+    """deal.engine: RLCard deals from its own shuffle, seeded by the deal's seed (the same seed
+    deals the same); the reported deal holds the 52 cards once, 11 to the non-dealer and 10 to
+    the dealer, no upcard, 31 in the stock (DEAL.SHUFFLE, ELEVEN.DEAL, DEAL.STOCK), and its
+    stock is top first: the dealer's first draw is its first card (TURN.DRAW)."""
+    driver_or_skip("rlcard")
+    from ginspec.conformance.adapters.rlcard import RLCardOwnDeal
+
+    adapter = RLCardOwnDeal()
+    assert "deal.engine" in adapter.hello().capabilities
+    adapter.new_hand("rlcard", {}, {"dealer": 1, "seed": 11})
+    deal = adapter.dealt()
+    adapter.new_hand("rlcard", {}, {"dealer": 1, "seed": 12})
+    assert adapter.dealt() != deal
+    adapter.new_hand("rlcard", {}, {"dealer": 1, "seed": 11})
+    assert adapter.dealt() == deal
+    hands, stock = deal["hands"], deal["stock"]
+    assert isinstance(hands, list) and isinstance(stock, list)
+    everything = [*hands[0], *hands[1], *stock]
+    assert len(set(everything)) == len(everything) == 52
+    assert (deal["dealer"], len(hands[0]), len(hands[1]), deal["upcard"], len(stock)) == (
+        1, 11, 10, None, 31)
+    adapter.apply(0, f"discard {hands[0][0]}")
+    adapter.apply(1, "draw-stock")
+    assert stock[0] in adapter.observe()["hands"][1]
+
+
+def test_own_deal_plays_live_with_only_the_listed_differences() -> None:
+    """The live machine reads each deal RLCard made, checks it and plays it in lockstep: no
+    divergence beyond the expect-fail list's, and showdowns are compared."""
+    driver_or_skip("rlcard")
+    from ginspec.conformance.adapters.rlcard import RLCardOwnDeal
+    from ginspec.conformance.runner import read_expect_fail
+    from ginspec.conformance.stateful import LiveRun, play_live
+    from ginspec.spec.profiles import ruleset
+
+    adapter = RLCardOwnDeal()
+    listed = read_expect_fail(ROOT / "conformance" / "expect-fail" / "rlcard.txt")
+    run = LiveRun(adapter, adapter.hello(), ruleset("rlcard"), hands=8, expect_fail=listed)
+    new = play_live(run, seed=3, shrink_seconds=10)
+    assert new == [], [(d.ident, d.message) for d, _ in new]
+    assert run.stats.showdowns >= 3, run.stats.outcomes

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Mapping, Sequence
-from typing import Any, Final
+from typing import Any, ClassVar, Final
 
 from ginspec.conformance.adapters.actions import ActionTextError, Canonical, canonical, format_action
 from ginspec.conformance.adapters.base import JSONObject, Unsupported
@@ -93,9 +93,9 @@ class RLCardAdapter(PeerAdapter):
 
     name = "rlcard"
     homepage = "https://github.com/datamllab/rlcard"
-    capabilities = ("hand", "legal-actions", "melding.automatic", "layoff.automatic",
-                    "query.knock", "query.deadwood", "query.meld", "query.melds-count",
-                    "query.arrangements")
+    capabilities: ClassVar[tuple[str, ...]] = (
+        "hand", "legal-actions", "melding.automatic", "layoff.automatic", "query.knock",
+        "query.deadwood", "query.meld", "query.melds-count", "query.arrangements")
     overridable = ("knock_limit", "discard_taken_card", "wall_size")
     limitations = (
         "single hands only: no match scoring",
@@ -154,6 +154,10 @@ class RLCardAdapter(PeerAdapter):
     def start(self, deck: Sequence[Card], dealer: int, params: Params) -> None:
         lay = layout(deck, dealer, "eleven_card_start")
         pops = [*lay.hands[lay.non_dealer], *lay.hands[dealer], *lay.stock]
+        self._deal(dealer, params, _ForcedShuffle([self._rl(c) for c in reversed(pops)]))
+
+    def _deal(self, dealer: int, params: Params, np_random: Any) -> None:
+        """A new GinRummyGame with our settings, dealt by RLCard with ``np_random``'s shuffle."""
         game = self._game_mod.GinRummyGame()
         s = self._settings_mod
         game.settings.change_settings({
@@ -163,7 +167,7 @@ class RLCardAdapter(PeerAdapter):
                 params.get("discard_taken_card", "never") == "always",
             s.Setting.stockpile_dead_card_count: int(params.get("wall_size", 2)),
         })
-        game.np_random = _ForcedShuffle([self._rl(c) for c in reversed(pops)])
+        game.np_random = np_random
         game.init_game()
         self._game = game
         self._cache: tuple[int, dict[str, Any]] | None = None
@@ -362,3 +366,37 @@ class RLCardAdapter(PeerAdapter):
         """RLCard's payoffs of the finished hand (training rewards, not points)."""
         game = self._require()
         return game.judge.scorer.get_payoffs(game)
+
+
+class RLCardOwnDeal(RLCardAdapter):
+    """RLCard shuffling and dealing for itself (capability ``deal.engine``):
+    ``ginspec conform --live --adapter python:ginspec.conformance.adapters.rlcard:RLCardOwnDeal``.
+
+    ``new_hand`` names the dealer and a ``seed``; RLCard's own dealer shuffles
+    ``utils.get_deck()`` with a generator made from it by RLCard's own ``utils.seeding.np_random``
+    (what ``Env.seed`` gives the game), and deals from the end of it: eleven cards to the
+    non-dealer, ten to the dealer, no upcard (ELEVEN.DEAL). :meth:`dealt` reports the position
+    RLCard made; the caller checks it against DEAL.* (PROTOCOL.md, "Automatic showdowns and
+    engine deals"). The committed suite's cases carry their own decks and are not sent to it."""
+
+    capabilities = (*RLCardAdapter.capabilities, "deal.engine")
+
+    def new_hand(self, profile: str, overrides: Mapping[str, Any], deal: Mapping[str, Any]) -> None:
+        params = ruleset(profile, dict(overrides))
+        reasons = self.check_params(params)
+        if reasons:
+            raise Unsupported("; ".join(reasons))
+        if "seed" not in deal:
+            raise RLCardError("new_hand: a deal.engine deal names its 'seed' (PROTOCOL.md)")
+        seeding = importlib.import_module("rlcard.utils.seeding")
+        np_random, _ = seeding.np_random(int(deal["seed"]))
+        self._deal(int(deal["dealer"]), params, np_random)
+
+    def dealt(self) -> JSONObject:
+        """RLCard's deal as it stands before the first action: both hands, no upcard, the stock
+        top first (RLCard draws from the end of its stock pile)."""
+        rnd = self._require().round
+        return {"dealer": int(rnd.dealer_id),
+                "hands": [[card_str(self._ours(c)) for c in p.hand] for p in rnd.players],
+                "upcard": None,
+                "stock": [card_str(self._ours(c)) for c in reversed(rnd.dealer.stock_pile)]}
