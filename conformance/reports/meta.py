@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Iterable, Sequence
+from typing import Any, Final
 
 from ginspec.conformance.runner import RunSummary
 from ginspec.conformance.versions import (
@@ -30,11 +31,24 @@ def header(summary: RunSummary, adapter_spec: str, selection: dict[str, Any]) ->
     }
 
 
-def per_clause(summary: RunSummary) -> dict[str, dict[str, int]]:
-    """Clause → status → number of cases citing it."""
+BLAMED: Final = frozenset({"fail", "xfail"})
+"""Statuses counted under the one clause the runner blamed (the case's ``culprit``)."""
+
+
+def clause_counts(rows: Iterable[tuple[str, Sequence[str], str | None]]
+                  ) -> dict[str, dict[str, int]]:
+    """Clause → status → number of cases, from (status, clauses cited, culprit) per case. A
+    failure counts only under the clause blamed for it, so the table of a run lights up the rule
+    that was broken, not every rule its cases also touch; any other status (and a failure with
+    no culprit) counts under every clause the case cites."""
     out: dict[str, dict[str, int]] = {}
-    for o in summary.outcomes:
-        for clause in o.case.clauses:
+    for status, clauses, culprit in rows:
+        for clause in (culprit,) if status in BLAMED and culprit else clauses:
             row = out.setdefault(clause, {})
-            row[o.status] = row.get(o.status, 0) + 1
+            row[status] = row.get(status, 0) + 1
     return dict(sorted(out.items()))
+
+
+def per_clause(summary: RunSummary) -> dict[str, dict[str, int]]:
+    """Clause → status → number of cases (:func:`clause_counts`)."""
+    return clause_counts((o.status, o.case.clauses, o.culprit) for o in summary.outcomes)

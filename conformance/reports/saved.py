@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
 
+from ginspec.conformance.reports.meta import clause_counts
 from ginspec.conformance.runner import STATUSES
 from ginspec.spec.errors import GinspecError
 
@@ -52,12 +53,8 @@ class SavedRun:
         return 2 if c["error"] else 1 if c["fail"] or c["xpass"] else 0
 
     def per_clause(self) -> dict[str, dict[str, int]]:
-        out: dict[str, dict[str, int]] = {}
-        for line in self.cases.values():
-            for clause in line.get("clauses", []):
-                row = out.setdefault(clause, {})
-                row[line["status"]] = row.get(line["status"], 0) + 1
-        return dict(sorted(out.items()))
+        return clause_counts((str(line["status"]), line.get("clauses", []), line.get("culprit"))
+                             for line in self.cases.values())
 
     def lines(self) -> list[dict[str, Any]]:
         """The run as JSON-lines objects again (the footer recomputed from the cases)."""
