@@ -408,7 +408,7 @@ class ElevenCardStartIgnored(ParameterMutant):
     name = "first_turn"
 
     def wrong(self, right: Any) -> Any:
-        return "upcard_offer"
+        return "upcard_offer" if right == "eleven_card_start" else right
 
 
 class ElevenOpeningNoKnock(Mutant):

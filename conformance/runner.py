@@ -402,8 +402,10 @@ class Runner:
                     last = steps[i - 1].get("clause") if i > 0 else None
                     suspects = phase_clauses(bad.expected, bad.actual) \
                         if bad.field == "phase" else ()
-                    return Outcome(case, "fail", point.get("clause") or last or
-                                   _first_clause(case), step=i, where="checkpoint",
+                    return Outcome(case, "fail", _legal_blame(point, bad)
+                                   or point.get("blame", {}).get(bad.field)
+                                   or point.get("clause") or _phase_blame(bad) or last
+                                   or _first_clause(case), step=i, where="checkpoint",
                                    mismatch=bad, suspects=suspects, profile=profile, automatic=plan.automatic)
             if i == len(steps):
                 break
@@ -417,7 +419,10 @@ class Runner:
             if bad:
                 want = step["expect"]
                 expected_code = None if want == "accepted" else str(want["rejected"])
-                return Outcome(case, "fail", step.get("clause") or _first_clause(case), step=i,
+                against = step.get("against", {}).get(verdict.code or "") \
+                    if want == "accepted" else None  # a wrong code: the expected refusal's
+                return Outcome(case, "fail", against or step.get("clause") or _first_clause(case),
+                               step=i,
                                where="step", mismatch=bad,
                                suspects=code_clauses(expected_code, verdict.code)
                                + self._phase_suspects(), profile=profile, automatic=plan.automatic)
@@ -449,10 +454,10 @@ class Runner:
         if legal is not None:
             check_action_texts(legal)
         others = {k for k in point if k not in ("after", "legal_actions", "legal_count", "clause",
-                                                "legal_includes", "legal_excludes")}
+                                                "blame", "legal_includes", "legal_excludes")}
         observation = self.adapter.observe() if others else {}
         return check_checkpoint(
-            {k: v for k, v in point.items() if k != "clause"}, observation, legal
+            {k: v for k, v in point.items() if k not in ("clause", "blame")}, observation, legal
         )
 
 
@@ -463,6 +468,32 @@ def _first_clause(case: Case) -> str | None:
         if len(group) == 1:
             return group[0]
     return case.clauses[0] if len(case.clauses) == 1 else None
+
+
+def _legal_blame(point: Mapping[str, Any], bad: Mismatch) -> str | None:
+    """Wrong legal actions: the clause the case records for the first action the engine gets
+    wrong (``blame`` key ``legal:<action>``; ``legal:*`` for an action the case does not list)."""
+    if not bad.field.startswith("legal_") or bad.field == "legal_count":
+        return None
+    want, got = set(bad.expected), set(bad.actual)
+    wrong = sorted(want & got) if bad.field == "legal_excludes" else \
+        sorted(want - got) + sorted(got - want)  # missing first, then extra
+    blame = point.get("blame", {})
+    for action in wrong:
+        clause = blame.get(f"legal:{action}") or \
+            (blame.get("legal:*") if action not in want else None)
+        if clause:
+            return str(clause)
+    return None
+
+
+def _phase_blame(bad: Mismatch) -> str | None:
+    """A wrong phase: the clause of the phase the engine is in, which the spec does not reach
+    here; or, when the engine's hand is over, the clause of the phase it left out."""
+    if bad.field != "phase":
+        return None
+    shown = bad.expected if str(bad.actual) == "over" else bad.actual
+    return next(iter(phase_clauses(shown)), None)
 
 
 def _result_blame(case: Case, name: str) -> str | None:

@@ -131,6 +131,8 @@ class GameDriver:
         self.next_deal = 1
         self.showdown: Callable[[HandState], list[tuple[int, str]]] | None = None
         """The showdown steps the engine plays itself (melding.automatic, layoff.automatic)."""
+        self.rejection: Rejection | None = None
+        """The reference's reason for the last refused action (its clause names the rule)."""
 
     @classmethod
     def hand_game(cls, profile: str, overrides: Mapping[str, Any],
@@ -170,6 +172,7 @@ class GameDriver:
                     hand = hand.apply(step, who)
                 self.hand = hand
         except Rejection as rejection:
+            self.rejection = rejection
             return Verdict.rejected(rejection.code.value)
         return Verdict.ok()
 

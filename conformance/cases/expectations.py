@@ -69,11 +69,12 @@ def plan(case: Case, entry: Mapping[str, Any], profile: str) -> Plan:
         if changed is None:
             out.append(step)
             continue
-        new = {k: v for k, v in step.items() if k not in ("expect", "clause")}
+        new = {k: v for k, v in step.items() if k not in ("expect", "clause", "against")}
         if isinstance(changed, dict) and "expect" in changed:
             new["expect"] = changed["expect"]
-            if "clause" in changed:
-                new["clause"] = changed["clause"]
+            for key in ("clause", "against"):
+                if key in changed:
+                    new[key] = changed[key]
         else:
             new["expect"] = changed
         out.append(new)

@@ -31,6 +31,14 @@ from typing import Any, Final
 from ginspec.conformance.cases import Case
 from ginspec.conformance.cases.expectations import translated_checkpoints, translated_steps
 from ginspec.conformance.generate.openings import Opening, translate
+from ginspec.conformance.generate.blame import (
+    ended_hand,
+    opens_later_hand,
+    point_blame,
+    refusal_clause,
+    score_blame,
+    step_against,
+)
 from ginspec.spec.errors import GinspecError
 
 GAME_KINDS: Final = ("hand", "match", "table-hand")
@@ -70,6 +78,9 @@ class Played:
     """Steps played when the ruleset parted from the scenario (None: all of them)."""
     kept: Any = None
     """The reference HandState right after the step :func:`replay` was asked to keep."""
+    against: tuple[dict[str, str], ...] = ()
+    """Per step played: for an accepted step, rejection code -> the clause that permits the
+    step against that objection (see :func:`~ginspec.conformance.generate.blame.step_against`); empty for a refused one."""
 
 
 def values_of(profile: str, overrides: Mapping[str, Any]) -> Mapping[str, Any]:
@@ -111,7 +122,7 @@ def _hand_state(adapter: Any) -> Any:
 
 def _observe(adapter: Any, point: Mapping[str, Any]) -> dict[str, Any]:
     """The fields ``point`` checks, as the reference answers them now."""
-    fields = [k for k in point if k not in ("after", "clause")]
+    fields = [k for k in point if k not in ("after", "clause", "blame")]
     legal_keys = ("legal_actions", "legal_count", "legal_includes", "legal_excludes")
     legal = adapter.legal_actions() if any(k in legal_keys for k in fields) else []
     obs = adapter.observe()
@@ -129,6 +140,9 @@ def _observe(adapter: Any, point: Mapping[str, Any]) -> dict[str, Any]:
             out[name] = obs.get(name)
     if "clause" in point:
         out["clause"] = point["clause"]
+    blame = point_blame(adapter, out)
+    if blame:
+        out["blame"] = blame
     return out
 
 
@@ -151,10 +165,7 @@ def _result_blame(adapter: Any, case: Case) -> dict[str, str]:
     if state is not None and case.kind == "hand" and state.result is not None:
         trail = [c for c in state.result.score.clauses if c.startswith(("SCORE.", "GIN.",
                                                                           "KNOCK."))]
-        outcome_clause = next((c for c in trail if c != "SCORE.HAND-WINNER"), None)
-        if outcome_clause:
-            blame["outcome"] = outcome_clause
-            blame["points"] = outcome_clause
+        blame.update(score_blame(trail, state.result.points))
         if "SCORE.HAND-WINNER" in state.result.score.clauses:
             blame["winner"] = "SCORE.HAND-WINNER"
         if any(s.get("action", "").startswith("layoff") for s in case.steps):
@@ -181,6 +192,7 @@ def replay(case: Case, profile: str, keep: int | None = None) -> Played | None:
         points.setdefault(int(point["after"]), []).append(point)
     verdicts: list[Any] = []
     clauses: list[str | None] = []
+    against: list[dict[str, str]] = []
     seen: list[dict[str, Any]] = []
     steps = case.steps
     stop: int | None = None
@@ -191,13 +203,18 @@ def replay(case: Case, profile: str, keep: int | None = None) -> Played | None:
             break
         step = steps[i]
         state = _hand_state(adapter)
+        opening = opens_later_hand(adapter)
         player = step["player"]
         verdict = adapter.apply(player if player == "chance" else int(player), step["action"])
         clause = _step_clause(state, player, str(step["action"]), verdict.accepted)
+        if not verdict.accepted:
+            clause = refusal_clause(adapter) or clause
         verdicts.append("accepted" if verdict.accepted else {"rejected": verdict.code})
         clauses.append(clause or step.get("clause"))
         if i == keep and verdict.accepted:
             kept = _hand_state(adapter)
+        against.append(step_against(state, str(step["action"]), opening, ended_hand(adapter, state))
+                       if verdict.accepted and state is not None else {})
         if verdict.accepted != (step["expect"] == "accepted"):
             if i == 0:
                 return None
@@ -210,7 +227,8 @@ def replay(case: Case, profile: str, keep: int | None = None) -> Played | None:
         result = {k: v for k, v in result.items() if k in case.result}
     result = _drop_boxes(result, profile, case.overrides)
     blame = {k: v for k, v in _result_blame(adapter, case).items() if k in (result or {})}
-    return Played(tuple(verdicts), tuple(clauses), tuple(seen), result, blame, stop, kept)
+    return Played(tuple(verdicts), tuple(clauses), tuple(seen), result, blame, stop, kept,
+                  tuple(against))
 
 
 def _drop_boxes(result: dict[str, Any] | None, profile: str,
@@ -254,15 +272,14 @@ def automatic(case: Case, profile: str, played: Played | None) -> Played | None:
     trail = [t["clause"] for t in ruling["trail"]]
     if any(c.startswith("LAYOFF.") for c in trail):
         blame["deadwood"] = next(c for c in trail if c.startswith("LAYOFF."))
-    score = [c for c in state.result.score.clauses if c.startswith("SCORE.")
-             and c != "SCORE.HAND-WINNER"] if state.result else []
-    if score:
-        blame["outcome"] = blame["points"] = score[0]
+    if state.result:
+        blame.update(score_blame([c for c in state.result.score.clauses
+                                   if c.startswith("SCORE.")], state.result.points))
     blame["winner"] = "SCORE.HAND-WINNER"
     blame = {k: v for k, v in blame.items() if k in result}
     points = tuple(p for p in played.checkpoints if p["after"] <= knock)
     return Played(played.verdicts[:knock + 1], played.clauses[:knock + 1], points, result, blame,
-                  None)
+                  None, against=played.against[:knock + 1])
 
 
 def best_play(state: Any) -> tuple[Any, dict[str, Any]]:
@@ -334,7 +351,8 @@ def _entry(case: Case, played: Played, *, auto: bool) -> dict[str, Any]:
     if played.stop is not None or auto:
         entry["stop"] = n
     entry["requires"] = requirements(case, steps, points, auto=auto)
-    entry["verdicts"] = [_verdict(v, c) for v, c in zip(played.verdicts, played.clauses, strict=True)]
+    entry["verdicts"] = [_verdict(v, c, a) for v, c, a in
+                         zip(played.verdicts, played.clauses, played.against, strict=True)]
     entry["checkpoints"] = points
     if played.result is not None:
         entry["result"] = played.result
@@ -342,11 +360,15 @@ def _entry(case: Case, played: Played, *, auto: bool) -> dict[str, Any]:
     return entry
 
 
-def _verdict(verdict: Any, clause: str | None) -> Any:
-    """A step's expectation: the verdict, with the clause deciding it when known."""
+def _verdict(verdict: Any, clause: str | None, against: Mapping[str, str] | None = None) -> Any:
+    """A step's expectation: the verdict, with the clause deciding it when known (and, for an
+    accepted step, the clauses that permit it against particular refusal codes)."""
     if clause is None:
         return verdict
-    return {"expect": verdict, "clause": clause}
+    out = {"expect": verdict, "clause": clause}
+    if against:
+        out["against"] = dict(against)
+    return out
 
 
 def _known(clause: str | None) -> str | None:
@@ -375,10 +397,12 @@ def rulesets_of(case: Case, profiles: Iterable[str]) -> list[dict[str, Any]]:
             if played is None:
                 continue
             played = Played(played.verdicts, tuple(_known(c) for c in played.clauses),
-                            played.checkpoints, played.result, played.blame, played.stop)
+                            played.checkpoints, played.result, played.blame, played.stop,
+                            against=played.against)
             entry = _entry(scenario, played, auto=auto)
             if opening is not None:
-                entry = {"opening": _with_clauses(opening, played.clauses), **entry}
+                entry = {"opening": _with_clauses(opening, played.clauses, played.against),
+                         **entry}
             key = json.dumps(entry, sort_keys=True)
             if key not in groups:
                 groups[key] = {"profiles": [], **entry}
@@ -418,10 +442,13 @@ def translated_case(case: Case, opening: Mapping[str, Any]) -> Case:
     return Case.make(**data)
 
 
-def _with_clauses(opening: Mapping[str, Any], clauses: Sequence[str | None]) -> dict[str, Any]:
-    """The opening's steps with the clause the reference recorded for each."""
-    steps = [{**s, **({"clause": c} if c else {})}
-             for s, c in zip(opening["steps"], clauses, strict=False)]
+def _with_clauses(opening: Mapping[str, Any], clauses: Sequence[str | None],
+                  against: Sequence[Mapping[str, str]] = ()) -> dict[str, Any]:
+    """The opening's steps with the clause the reference recorded for each (and the clauses
+    permitting it against refusal codes, :func:`~ginspec.conformance.generate.blame.step_against`)."""
+    steps = [{**s, **({"clause": c} if c else {}), **({"against": dict(a)} if c and a else {})}
+             for s, c, a in zip(opening["steps"], clauses, [*against, *([{}] * len(clauses))],
+                                strict=False)]
     return {"replaces": opening["replaces"], "steps": steps}
 
 
@@ -442,13 +469,14 @@ def check_home(case: Case, entries: Sequence[Mapping[str, Any]]) -> None:
         if differ:
             raise NotReplayable(f"{case.id}: result {differ} differ on replay")
     for mine, theirs in zip(case.checkpoints, home["checkpoints"], strict=True):
-        differ = [k for k in theirs if k not in ("after", "clause") and mine.get(k) != theirs[k]]
+        differ = [k for k in theirs if k not in ("after", "clause", "blame")
+                  and mine.get(k) != theirs[k]]
         if differ:
             raise NotReplayable(f"{case.id}: checkpoint after {mine['after']}: {differ} differ")
 
 
 def _main_verdict(step: Mapping[str, Any]) -> Any:
-    return _verdict(step["expect"], step.get("clause"))
+    return _verdict(step["expect"], step.get("clause"), step.get("against"))
 
 
 def _sparse(entry: Mapping[str, Any], main: Mapping[str, Any]) -> dict[str, Any]:
@@ -531,9 +559,12 @@ def with_rulesets(case: Case, owner: Mapping[str, str]) -> Case:
     steps = []
     for step, verdict in zip(case.steps, home["verdicts"], strict=True):
         clause = verdict.get("clause") if isinstance(verdict, dict) else None
-        steps.append({**step, **({"clause": clause} if clause else {})})
+        against = verdict.get("against") if isinstance(verdict, dict) else None
+        steps.append({**{k: v for k, v in step.items() if k != "against"},
+                      **({"clause": clause} if clause else {}),
+                      **({"against": against} if against else {})})
     main = {"requires": home["requires"], "verdicts": [_main_verdict(s) for s in steps],
-            "checkpoints": case.checkpoints, "result": home.get("result"),
+            "checkpoints": home["checkpoints"], "result": home.get("result"),
             "blame": home.get("blame")}
     listed = {p for e in entries for p in e["profiles"] if e.get("showdown") != "automatic"}
     unplayable: dict[str, list[str]] = {}
@@ -543,7 +574,7 @@ def with_rulesets(case: Case, owner: Mapping[str, str]) -> Case:
         elif profile not in listed:
             unplayable.setdefault(_unplayable_reason(case, profile), []).append(profile)
     data = {k: v for k, v in case.data.items() if k not in ("format", "fingerprint")}
-    data.update(requires=home["requires"], steps=steps)
+    data.update(requires=home["requires"], steps=steps, checkpoints=home["checkpoints"])
     if home.get("result") is not None:
         data["result"] = home["result"]
         data["blame"] = home["blame"]
