@@ -30,7 +30,6 @@ from typing import Any, Final
 
 from ginspec.conformance.cases import Case
 from ginspec.conformance.cases.expectations import translated_checkpoints, translated_steps
-from ginspec.conformance.generate.openings import Opening, translate
 from ginspec.conformance.generate.blame import (
     ended_hand,
     opens_later_hand,
@@ -39,6 +38,7 @@ from ginspec.conformance.generate.blame import (
     score_blame,
     step_against,
 )
+from ginspec.conformance.generate.openings import Opening, translate
 from ginspec.spec.errors import GinspecError
 
 GAME_KINDS: Final = ("hand", "match", "table-hand")
