@@ -80,7 +80,8 @@ class Played:
     """The reference HandState right after the step :func:`replay` was asked to keep."""
     against: tuple[dict[str, str], ...] = ()
     """Per step played: for an accepted step, rejection code -> the clause that permits the
-    step against that objection (see :func:`~ginspec.conformance.generate.blame.step_against`); empty for a refused one."""
+    step against that objection (see :func:`~ginspec.conformance.generate.blame.step_against`);
+    empty for a refused one."""
 
 
 def values_of(profile: str, overrides: Mapping[str, Any]) -> Mapping[str, Any]:
