@@ -416,7 +416,9 @@ def _judge(fault: Fault, cases: Sequence[Case], report: Path, junit: Path, code:
         counts = ", ".join(f"{list(statuses.values()).count(s)} {s}" for s in sorted(set(statuses.values())))
         return len(results), ok, f"baseline: {counts}", statuses
     by_id = {c.id: c for c in cases}
-    first = next((i for i, c in enumerate(cases) if triggered(*case_key(c))), len(cases))
+    ran = {case_id: i for i, case_id in enumerate(results)}  # the order the run played them in
+    position = {c.id: ran.get(c.id, len(cases) + i) for i, c in enumerate(cases)}
+    first = min((position[c.id] for c in cases if triggered(*case_key(c))), default=len(cases) * 2)
     if fault.name == "crash-always":
         first = 0
     if fault.expect == "interrupted":
@@ -426,9 +428,9 @@ def _judge(fault: Fault, cases: Sequence[Case], report: Path, junit: Path, code:
         return len(results), ok, "" if ok else f"exit {code}, wrong {wrong[:3]}", statuses
     wrong = []
     acted = False  # did the fault act on any selected case (then the run must exit 2)?
-    for i, case in enumerate(cases):
-        want, fragment = expected_status(fault, case, triggered(*case_key(case)), i >= first,
-                                         baseline)
+    for case in cases:
+        want, fragment = expected_status(fault, case, triggered(*case_key(case)),
+                                         position[case.id] >= first, baseline)
         acted = acted or want == "error"
         got = results.get(case.id)
         message = got.get("message", "") if got else ""
