@@ -79,7 +79,17 @@ class CaseFailure(Exception):
     """A conformance case failed (the message names the clause and the divergence)."""
 
 
-class CaseItem(pytest.Item):
+class _ExplainedItem(pytest.Item):
+    """An item whose :class:`CaseFailure` is reported as its explanation alone (no traceback)."""
+
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException],
+                     style: Any = None) -> str:
+        if isinstance(excinfo.value, CaseFailure):
+            return str(excinfo.value)
+        return str(super().repr_failure(excinfo))
+
+
+class CaseItem(_ExplainedItem):
     """One conformance case; its node ID is ``ginspec::<case ID>``."""
 
     def __init__(self, *, case: Case, shared: _Shared, **kwargs: Any):
@@ -101,17 +111,11 @@ class CaseItem(pytest.Item):
             spec = self.config.getoption("--ginspec-adapter")
             raise CaseFailure(plain(explain(outcome, Rerun(spec, tuple(self.shared.suites)))))
 
-    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException],
-                     style: Any = None) -> str:
-        if isinstance(excinfo.value, CaseFailure):
-            return str(excinfo.value)
-        return str(super().repr_failure(excinfo))
-
     def reportinfo(self) -> tuple[str, int, str]:
         return self.case.data.get("source", {}).get("spec", self.case.id), 0, self.case.id
 
 
-class LiveItem(pytest.Item):
+class LiveItem(_ExplainedItem):
     """The live machine as an ordinary Hypothesis stateful test (node ``ginspec::live``): the
     user's Hypothesis profile and example database apply; a shrunk divergence is written as a
     case file to ``--ginspec-live-out`` and the item fails naming its clause."""
@@ -163,12 +167,6 @@ class LiveItem(pytest.Item):
                 where = f"\nminimal case ({len(trace.steps)} steps): {path}"
             raise CaseFailure(f"[{divergence.clause}] {divergence.ident}: "
                               f"{divergence.message}{where}") from None
-
-    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException],
-                     style: Any = None) -> str:
-        if isinstance(excinfo.value, CaseFailure):
-            return str(excinfo.value)
-        return str(super().repr_failure(excinfo))
 
     def reportinfo(self) -> tuple[str, int, str]:
         return "ginspec.conformance.stateful", 0, "live"
