@@ -41,7 +41,7 @@ def check_query(
     """Compare a query answer with the expectation (``codes``: the adapter declared
     ``rejection-codes``, so a declaration's refusal code is compared too)."""
     if what in SHOWDOWN_QUERIES:
-        return check_showdown_query(what, query, expect, profile, overrides, answer, codes=codes)
+        return check_showdown_query(what, query, expect, answer, codes=codes)
     if what in SYSTEM_FIELDS:
         return check_system_query(what, expect, answer)
     if what == "card":

@@ -9,7 +9,10 @@ import pytest
 from ginspec.conformance.adapters.reference import ReferenceAdapter
 from ginspec.conformance.cases.model import CAPABILITIES, QUERY_CAPABILITY
 from ginspec.conformance.compare import check_query
+from ginspec.conformance.generate.showdown_answers import with_showdown_answers
+from ginspec.conformance.mismatch import arrangement_key
 from ginspec.conformance.smoke import SMOKE_QUERIES
+from reference_forbidden import forbid_reference
 
 NEW = ("score", "match", "next-dealer", "declaration", "layoff", "defence", "adjudicate")
 
@@ -33,10 +36,23 @@ DEFENCE: dict[str, Any] = {"what": "defence", "knocker_melds": [["8C", "8D", "8H
     (["8S", "JS"], False),  # 9S TS left over: 48
     (["KC"], False),  # fits no meld on the table
 ])
-def test_defence_accepts_every_best_set_of_layoffs(layoffs: list[str], right: bool) -> None:
-    expect = {"deadwood": 29, "layoffs": []}
+def test_defence_accepts_every_best_set_of_layoffs(layoffs: list[str], right: bool,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    expect = with_showdown_answers(DEFENCE, {"deadwood": 29, "layoffs": []}, None, {})
+    assert sorted(expect["layoff_sets"]) == [[], ["8S"], ["JS"]]  # recorded at build time
+    forbid_reference(monkeypatch)  # judging compares with the recorded sets only
     bad = check_query("defence", DEFENCE, expect, {}, {"deadwood": 29, "layoffs": layoffs})
     assert (bad is None) == right, bad
+
+
+def test_a_case_without_recorded_answers_accepts_the_example_only() -> None:
+    """A user's own case file with no ``layoff_sets``/``best_plays``: nothing is replayed."""
+    expect = {"deadwood": 29, "layoffs": []}
+    assert check_query("defence", DEFENCE, expect, {}, {"deadwood": 29, "layoffs": []}) is None
+    assert check_query("defence", DEFENCE, expect, {}, {"deadwood": 29, "layoffs": ["8S"]})
+    ruled = {**RULED, "declaration": RUNS}
+    assert check_query("adjudicate", RULING, ruled, {}, {**RULED, "declaration": SETS},
+                       profile="openspiel") is not None
 
 
 def test_defence_wrong_deadwood_fails_and_the_reference_answers_right() -> None:
@@ -62,9 +78,12 @@ RULED = {"outcome": "knock", "deadwood": {"knocker": 1, "defender": 53},
     (RUNS, True), (SETS, True),
     (RUNS[:2], False),  # 5D 6D 7D AS unmelded: 19, over the limit
 ])
-def test_adjudicate_accepts_every_best_declaration(declaration: list[list[str]],
-                                                   right: bool) -> None:
-    expect = {**RULED, "declaration": RUNS}
+def test_adjudicate_accepts_every_best_declaration(declaration: list[list[str]], right: bool,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    expect = with_showdown_answers(RULING, {**RULED, "declaration": RUNS}, "openspiel", {})
+    recorded = sorted(arrangement_key(p["declaration"]) or [] for p in expect["best_plays"])
+    assert recorded == sorted([arrangement_key(SETS), arrangement_key(RUNS)])  # both, only
+    forbid_reference(monkeypatch)
     answer = {**RULED, "declaration": declaration}
     bad = check_query("adjudicate", RULING, expect, {}, answer, profile="openspiel")
     assert (bad is None) == right, bad

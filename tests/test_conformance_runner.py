@@ -14,6 +14,7 @@ from ginspec.conformance.cli import main
 from ginspec.conformance.generate.suite import SUITE_DIR
 from ginspec.conformance.runner import Runner, in_shard, select
 from ginspec.conformance.versions import PROTOCOL_VERSION
+from reference_forbidden import forbid_reference
 
 FAKE = Path(__file__).parent / "conformance_fakes" / "fake_adapter.py"
 
@@ -30,7 +31,10 @@ def test_reference_passes_every_case_in_process() -> None:
     assert summary.exit_code == 0
 
 
-def test_reference_passes_through_serve_and_cmd() -> None:
+def test_reference_passes_through_serve_and_cmd(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The whole committed suite over ``cmd:ginspec serve``; the reference plays in the child,
+    and the runner's process judges from the cases' data alone (#12)."""
+    forbid_reference(monkeypatch)
     code = main(
         [
             "conform",

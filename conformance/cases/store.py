@@ -46,9 +46,9 @@ _EXPECT_FIELDS: Final[dict[str, dict[str, tuple[type, ...]]]] = {
     "next-dealer": {"next": (int,)},
     "declaration": {"valid": (bool,), "deadwood": (int,), "code": (str,)},
     "layoff": {"layable": (list,)},
-    "defence": {"deadwood": (int,), "layoffs": (list,)},
+    "defence": {"deadwood": (int,), "layoffs": (list,), "layoff_sets": (list,)},
     "adjudicate": {"outcome": (str,), "deadwood": (dict,), "points": (dict,),
-                   "declaration": (list,), "layoffs": (list,)},
+                   "declaration": (list,), "layoffs": (list,), "best_plays": (list,)},
 }
 _EXPECT_REQUIRED: Final[dict[str, tuple[str, ...]]] = {
     "card": (),

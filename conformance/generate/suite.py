@@ -26,7 +26,6 @@ from ginspec.conformance.versions import (
     RULES_VERSION,
     SUITE_VERSION,
 )
-from ginspec.reference.proofs.suite_certificates import CERTIFICATES, certificates_text
 
 SUITE_DIR: Final = Path(__file__).resolve().parent.parent / "suite"
 MANIFEST: Final = "manifest.json"
@@ -174,10 +173,12 @@ def build(folder: Path = SUITE_DIR, progress: Progress = _quiet) -> BuiltSuite:
     """Build the suite in memory: check every case against the schema and the retired IDs."""
     from ginspec.conformance.generate.query_rulesets import with_query_rulesets
     from ginspec.conformance.generate.rulesets import inherit_reasons, owners, with_rulesets
+    from ginspec.conformance.generate.showdown_answers import with_recorded_answers
+    from ginspec.reference.proofs.suite_certificates import CERTIFICATES, certificates_text
     from ginspec.spec.profiles import profiles
 
     raw, notes = gather(progress)
-    cases = dedupe(raw)
+    cases = [with_recorded_answers(c) for c in dedupe(raw)]
     owned = owners(cases, tuple(profiles()))
     cases = inherit_reasons([with_rulesets(c, owned[c.id]) if c.id in owned
                              else with_query_rulesets(c, profiles()) for c in cases])
