@@ -166,3 +166,63 @@ def test_every_argued_equivalent_names_a_generated_mutant_and_a_known_adapter() 
     for mutant, arguments in equivalent_mutants().items():
         assert mutant in ids, f"equivalent.toml: {mutant} is no generated mutant (stale line?)"
         assert set(arguments) <= {"*", "all", *profile_names()}, mutant
+
+
+def test_bench_mutants_refuses_an_unknown_mutant_id(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bench", "mutants", "--profile", "openspiel", "--mutant", "melds:nosuch:x:1.0"]) == 2
+    assert "--mutant: no generated mutant 'melds:nosuch:x:1.0'" in capsys.readouterr().err
+
+
+def test_saved_runs_merge_a_rerun_of_survivors_over_the_first_run() -> None:
+    from ginspec.conformance.mutation.command import merge_saved, summary
+
+    def saved(cases: int, *results: tuple[str, str]) -> dict:  # type: ignore[type-arg]
+        return {"summary": [{"profile": "pagat", "cases": cases}],
+                "results": {"pagat": [{"id": i, "status": st, "reached": True}
+                                      for i, st in results]}}
+
+    first = saved(10, ("a", "killed"), ("b", "survived"), ("c", "survived"))
+    rerun = saved(12, ("b", "killed"))
+    cases, results = merge_saved([first, rerun])
+    assert cases == {"pagat": 12}
+    assert [(r["id"], r["status"]) for r in results["pagat"]] == \
+        [("a", "killed"), ("b", "killed"), ("c", "survived")]
+    row = summary("pagat", 12, results["pagat"], known={})
+    assert (row["mutants"], row["killed"], row["unexplained"]) == (3, 2, 1)
+
+
+CORNER_KILLS = [
+    ("serbian-online", "game.state:HandState._generate:condition:255.3",
+     "proc.corner.taken-card-no-knock.serbian-online"),
+    ("serbian-online", "game.state:HandState._check:constant:484.0",
+     "proc.corner.knock-king-of-spades-over-limit.serbian-online"),
+    ("openspiel", "game.state:HandState._generate:condition:116.2",
+     "proc.corner.wall-take-to-knock.openspiel"),
+    ("serbian-online", "table.state:TableState._after_discard:constant:132.0",
+     "table.wall.take-after-reshuffle"),
+    ("serbian-online", "table.scoring:table_penalties:compare:21.0",
+     "sys.table-penalty.two-players-knock"),
+    ("serbian-online", "table.scoring:table_penalties:constant:71.0",
+     "sys.table-penalty.knocker-over-limit"),
+    ("serbian-online", "adjudicate:adjudicate_position:constant:75.0",
+     "q.adjudicate.eleven-cards.serbian-online"),
+    ("openspiel", "scoring:final_scores:constant:384.0", "q.match.player-one-is-paid.openspiel"),
+]
+"""Survivors of the 2026-12-02 measurement and the corner case that kills each
+(docs/conformance/mutation.md)."""
+
+
+def test_the_corner_cases_pass_on_the_reference_and_kill_their_survivors() -> None:
+    from ginspec.conformance.adapters.reference import ReferenceAdapter
+    from ginspec.conformance.generate.corners import corner_cases
+    from ginspec.conformance.runner import Runner
+
+    cases = {c.id: c for c in corner_cases()}
+    reference = ReferenceAdapter()
+    runner = Runner(reference, reference.hello())
+    assert all(runner.run_case(c).status == "pass" for c in cases.values())
+    by_id = {s.id: s for s in _mutants()}
+    for profile, mutant, case_id in CORNER_KILLS:
+        got = run_one(by_id[mutant], lambda p=profile: adapter_for(p), [cases[case_id]], [], 60,
+                      Budget(0, 0, ()))
+        assert (got.status, got.case) == ("killed", case_id), (mutant, got)

@@ -56,9 +56,12 @@ def system(args: Mapping[str, Any], profile: str | None,
 def table_penalty(args: Mapping[str, Any], profile: str | None,
                   overrides: Mapping[str, Any]) -> JSONObject:
     rules = _rules("table-penalty", profile, overrides)
-    res = table_penalties(int(args["knocker"]), [int(d) for d in args["deadwood"]],
-                          int(rules["gin_bonus"]), int(rules["undercut_bonus"]),
-                          rules["undercut_on_tie"] == "undercut")
+    try:
+        res = table_penalties(int(args["knocker"]), [int(d) for d in args["deadwood"]],
+                              int(rules["gin_bonus"]), int(rules["undercut_bonus"]),
+                              rules["undercut_on_tie"] == "undercut")
+    except GinspecError as exc:  # an input no legal table hand gives (PROTOCOL.md)
+        return {"error": True, "message": str(exc)}
     return {"outcome": res.kind, "winner": res.winner, "penalties": list(res.penalties)}
 
 

@@ -40,7 +40,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="mutants: write every mutant's result here (JSON)")
     p.add_argument("--from", dest="saved", type=Path, action="append", default=[],
                    metavar="FILE", help="mutants: no run; print the table of saved --out files "
-                   "(repeatable) with the current arguments of equivalence")
+                   "(repeatable; a later file's result for a mutant and adapter replaces an "
+                   "earlier one) with the current arguments of equivalence")
+    p.add_argument("--mutant", dest="only", action="append", default=[], metavar="ID",
+                   help="mutants: run only this mutant (repeatable; an ID as --out writes it), "
+                   "e.g. to re-run survivors after the suite changed")
 
 
 EQUIVALENT_FILE: Final = Path(__file__).with_name("equivalent.toml")
@@ -132,19 +136,32 @@ def format_survivors(runs: dict[str, list[dict[str, Any]]],
     return "\n".join(lines)
 
 
-def show_saved(paths: list[Path]) -> int:
-    """The table and survivors of saved runs, re-classified with equivalent.toml."""
-    rows, results = [], {}
-    for path in paths:
-        try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError) as exc:
-            raise MutationError(f"--from: {path}: cannot read a saved run: {exc}") from None
+def merge_saved(saved: list[dict[str, Any]]) -> tuple[dict[str, int], dict[str, list[dict[str, Any]]]]:
+    """Per adapter, the case count and the results of saved runs in order: a later run's result
+    for a mutant replaces an earlier one (a re-run of survivors on a grown suite), the others
+    stay; the case count is the latest run's."""
+    cases: dict[str, int] = {}
+    results: dict[str, dict[str, dict[str, Any]]] = {}
+    for data in saved:
         for row in data["summary"]:
             profile = row["profile"]
-            results[profile] = data["results"][profile]
-            rows.append({**summary(profile, row["cases"], results[profile]),
-                         "seconds": row.get("seconds")})
+            cases[profile] = int(row["cases"])
+            mine = results.setdefault(profile, {})
+            for r in data["results"][profile]:
+                mine[r["id"]] = r
+    return cases, {p: list(rs.values()) for p, rs in results.items()}
+
+
+def show_saved(paths: list[Path]) -> int:
+    """The table and survivors of saved runs, re-classified with equivalent.toml."""
+    saved = []
+    for path in paths:
+        try:
+            saved.append(json.loads(path.read_text(encoding="utf-8")))
+        except (OSError, ValueError) as exc:
+            raise MutationError(f"--from: {path}: cannot read a saved run: {exc}") from None
+    cases, results = merge_saved(saved)
+    rows = [summary(profile, cases[profile], rs) for profile, rs in results.items()]
     print(format_table(rows))
     print()
     print(format_survivors(results))
@@ -164,7 +181,8 @@ def run(args: argparse.Namespace) -> int:
     from ginspec.conformance.cases import load_cases
     from ginspec.conformance.generate.suite import SUITE_DIR
 
-    specs = sample(mutants(), args.sample, args.seed)
+    specs = chosen(mutants(), args.only) if args.only else sample(mutants(), args.sample,
+                                                                   args.seed)
     suite = load_cases([SUITE_DIR])
     budget = Budget(hands=args.hands or Budget.hands, queries=args.hands or Budget.queries)
     rows, results = [], {}
@@ -186,6 +204,16 @@ def run(args: argparse.Namespace) -> int:
         print()
         print(format_survivors(results))
     return 0
+
+
+def chosen(specs: list[Any], ids: list[str]) -> list[Any]:
+    """The mutants named by ``--mutant``, in the generator's order; an unknown ID is refused."""
+    by_id = {s.id: s for s in specs}
+    unknown = [i for i in ids if i not in by_id]
+    if unknown:
+        raise MutationError(f"--mutant: no generated mutant {unknown[0]!r}")
+    wanted = set(ids)
+    return [s for s in specs if s.id in wanted]
 
 
 def _dot(result: Any) -> None:

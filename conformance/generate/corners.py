@@ -1,0 +1,237 @@
+"""Corner cases the mutation analysis found unplayed (docs/conformance/mutation.md): positions
+and questions where a generated mutant of the reference plays differently and no other family
+looks. Every expected value here is written from the clause text; the build stops if the
+reference disagrees (:class:`CornerError`).
+
+* two-player hands under ``serbian-online`` (FIRST.PLAIN): the card just taken from the pile
+  is neither a legal discard nor a legal knock discard (TURN.DISCARD-TAKEN); a knock with the
+  king of spades, the highest card number, refused over the limit (KNOCK.LIMIT);
+* a three-player table hand taken up right after the reshuffle: the pile is its top card
+  only, so taking it leaves the pile empty (TABLE.WALL);
+* ``table-penalty`` questions without overrides, at two players too (TABLE.PLAYERS: the table
+  game is played by 2 to 4) — the existing ones all carry overrides, which an engine playing
+  exactly one profile is never sent;
+* a knock ruling on eleven cards, where the ruling picks the knock discard (SHOWDOWN.BEST-PLAY).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any, Final
+
+from ginspec.conformance.cases import Case
+from ginspec.conformance.generate.scripted import (
+    WALL_DRAWS,
+    at,
+    ok,
+    refused,
+    scripted,
+    standard,
+    stock_cards,
+    to_the_wall,
+)
+
+PROFILE: Final = "serbian-online"
+
+
+class CornerError(AssertionError):
+    """A hand-written expectation and the reference disagree: the build stops."""
+
+
+def hand_corners() -> Iterator[Case]:
+    """Two-player hands under ``serbian-online`` from chapter 15's deal (:func:`standard`:
+    player 1 holds 2C 3C 4C / 7D 7H 7S / JS QS KS and QD, the upcard is 5D, the stock starts
+    with AC)."""
+    # FIRST.PLAIN: the non-dealer may take the upcard at once. Holding 5D, player 1 may discard
+    # any card but the 5D (TURN.DISCARD-TAKEN, discard_taken_card = never) and knock only with
+    # QD (5 left); a knock with 5D would leave QD's 10 but is a discard of the taken card too.
+    discards = [f"discard {c}" for c in
+                ["2C", "3C", "4C", "7D", "7H", "7S", "JS", "QS", "KS", "QD"]]
+    yield scripted(
+        "proc.corner.taken-card-no-knock.serbian-online",
+        "under serbian-online the upcard taken at the plain first turn may not be discarded, "
+        "not even as the knock discard: the legal actions are the other ten discards and the "
+        "knock with QD",
+        profile=PROFILE, deals=[standard()],
+        steps=[ok(1, "take-discard", "FIRST.PLAIN"),
+               refused(1, "knock 5D", "DISCARD_OF_TAKEN_CARD", "TURN.DISCARD-TAKEN")],
+        points=[at(1, "TURN.DISCARD-TAKEN", phase="discard", to_act=1,
+                   legal_actions=sorted([*discards, "knock QD"]))],
+        clauses=["FIRST.PLAIN", "TURN.DISCARD-TAKEN", "KNOCK.LIMIT"],
+        violates=["TURN.DISCARD-TAKEN"])
+    # After drawing AC player 1 knocks with KS: JS QS, QD and AC are left, 31 > 10.
+    yield scripted(
+        "proc.corner.knock-king-of-spades-over-limit.serbian-online",
+        "a knock discarding the king of spades (the highest card number) that leaves 31 "
+        "points is refused with KNOCK_OVER_LIMIT; the position is unchanged",
+        profile=PROFILE, deals=[standard()],
+        steps=[ok(1, "draw-stock", "TURN.DRAW"),
+               refused(1, "knock KS", "KNOCK_OVER_LIMIT", "KNOCK.LIMIT")],
+        points=[at(2, phase="discard", to_act=1, hand_sizes=[10, 11], stock_size=30)],
+        clauses=["FIRST.PLAIN", "KNOCK.LIMIT"], violates=["KNOCK.LIMIT"])
+
+
+def wall_corners() -> Iterator[Case]:
+    """WALL.LAST-CHANCE under ``openspiel`` (``take_and_knock_any_discard``): both players
+    draw and throw back until the wall; the dealer, holding 5 deadwood, may take the last
+    discard only to knock at once, with any card, the taken one included; no plain discard."""
+    deal = standard()
+    last = stock_cards(deal)[WALL_DRAWS - 1]
+    steps = to_the_wall(deal)
+    n = len(steps)
+    yield scripted(
+        "proc.corner.wall-take-to-knock.openspiel",
+        "at the wall under take_and_knock_any_discard the dealer may take the last discard "
+        "or pass; having taken it he may only knock, with the taken card or another",
+        profile="openspiel", deals=[deal],
+        steps=[*steps, ok(0, "take-discard", "WALL.LAST-CHANCE"),
+               ok(0, f"knock {last}", "WALL.LAST-CHANCE")],
+        clauses=["WALL.END", "WALL.LAST-CHANCE", "KNOCK.LIMIT"],
+        points=[at(n, "WALL.LAST-CHANCE", phase="wall", to_act=0, stock_size=2,
+                   legal_actions=["pass", "take-discard"]),
+                at(n + 1, "WALL.LAST-CHANCE", phase="wall-knock", to_act=0, hand_sizes=[11, 10],
+                   legal_includes=[f"knock {last}", "knock 5H"],
+                   legal_excludes=[f"discard {last}", "discard 5H"]),
+                at(n + 2, phase="declare", to_act=0)])
+
+
+def table_corners() -> Iterator[Case]:
+    """TABLE.WALL: right after the reshuffle the pile is its former top card alone."""
+    from ginspec.conformance.generate.table import THREE, Script, TableCaseError, _drain, _src
+
+    s = _drain(Script.of_hands(THREE, "QD", "3C"), 2)
+    top = s.state.pile[-1] if s.state.pile else None
+    if top is None or len(s.state.pile) != 1:
+        raise TableCaseError("after the reshuffle the pile should be one card")
+    s.check(phase="draw", stock_size=30, to_act=1)
+    s.act("take-discard").check(phase="discard", to_act=1, hand_sizes=[7, 8, 7],
+                                discard_top=None, stock_size=30)
+    s.act("discard 6H").check(phase="draw", to_act=2, discard_top="6H", stock_size=30)
+    yield s.case("table.wall.take-after-reshuffle", "endgame", "three players: right after "
+                 "the reshuffle the next player takes the pile's one card, which leaves it "
+                 "empty; his discard starts it again", _src("TABLE.WALL"), extra=("TABLE.WALL",))
+
+
+PENALTIES: Final[tuple[tuple[str, dict[str, Any], dict[str, Any], str], ...]] = (
+    ("two-players-knock", {"knocker": 0, "deadwood": [4, 9]},
+     {"outcome": "knock", "winner": 0, "penalties": [0, 5]},
+     "two players: the defender pays his deadwood less the knocker's, 9 - 4"),
+    ("two-players-undercut", {"knocker": 1, "deadwood": [3, 7]},
+     {"outcome": "undercut", "winner": 0, "penalties": [0, 29]},
+     "two players: the defender's 3 undercuts the knocker's 7, who pays 4 + 25"),
+    ("two-players-gin", {"knocker": 1, "deadwood": [6, 0]},
+     {"outcome": "gin", "winner": 1, "penalties": [31, 0]},
+     "two players: after gin the defender pays 6 + 25"),
+    ("three-players-gin", {"knocker": 0, "deadwood": [0, 0, 12]},
+     {"outcome": "gin", "winner": 0, "penalties": [0, 25, 37]},
+     "three players: after gin a defender with no deadwood still pays 25"),
+    ("four-players-tie-no-undercut", {"knocker": 3, "deadwood": [5, 8, 5, 5]},
+     {"outcome": "knock", "winner": 3, "penalties": [0, 3, 0, 0]},
+     "four players: defenders level with the knocker's 5 do not undercut and pay 0"),
+)
+"""TABLE.PENALTY and TABLE.UNDERCUT with the profile's own bonuses (25 and 25)."""
+
+
+def penalty_corners() -> Iterator[Case]:
+    from ginspec.conformance.generate.systems import system_case
+
+    # TABLE.KNOCK: nobody knocks with more than the knock limit (10): no answer but an error.
+    yield system_case("sys.table-penalty.knocker-over-limit", "table-penalty",
+                      {"knocker": 0, "deadwood": [11, 20, 30]}, {"error": True},
+                      description="a knocker's deadwood of 11, above any knock limit: no legal "
+                      "table hand has it, the answer is an error", violates=["TABLE.KNOCK"],
+                      source={"spec": "spec/chapters/14-multiplayer.md", "section": "TABLE.KNOCK",
+                              "generator": "corners (conformance/generate/corners.py)"})
+    for name, args, expect, text in PENALTIES:
+        yield system_case(f"sys.table-penalty.{name}", "table-penalty", args, expect,
+                          description=text, source={"spec": "spec/chapters/14-multiplayer.md",
+                                                    "section": "TABLE.PENALTY",
+                                                    "generator": "corners (conformance/generate/corners.py)"})
+
+
+def _adjudicate_case(case_id: str, knocker: str, defender: str, expect: dict[str, Any],
+                     description: str) -> Case:
+    """An ``adjudicate`` question under ``serbian-online`` with its hand-written answer
+    (declaration melds in any order), checked against the reference."""
+    from ginspec.conformance.adapters.reference import ReferenceAdapter
+    from ginspec.conformance.generate.games import known
+
+    query = {"what": "adjudicate", "knocker": knocker.split(), "defender": defender.split()}
+    got = ReferenceAdapter().query("adjudicate", {k: v for k, v in query.items() if k != "what"},
+                                   PROFILE, {})
+    if any(got.get(k) != v for k, v in expect.items() if k != "declaration") or sorted(
+            map(sorted, got.get("declaration", []))) != sorted(map(sorted, expect["declaration"])):
+        raise CornerError(f"{case_id}: the spec says {expect}, the reference {got}")
+    return Case.make(
+        id=case_id, kind="query", origin="query", description=description,
+        clauses=known(["SHOWDOWN.BEST-PLAY", "KNOCK.ELIGIBLE", "SCORE.KNOCK", "SCORE.GIN",
+                       "LAYOFF.AFTER-GIN"]),
+        decides=known(["SHOWDOWN.BEST-PLAY", "SCORE.GIN" if expect["outcome"] == "gin"
+                       else "SCORE.KNOCK"]), profile=PROFILE,
+        requires=["query.adjudicate"],
+        source={"generator": "corners (conformance/generate/corners.py)",
+                "blame": "SHOWDOWN.BEST-PLAY"},
+        query=query, expect=expect)
+
+
+def adjudicate_corners() -> Iterator[Case]:
+    """Eleven-card knock rulings, where the ruling picks the knock discard (SHOWDOWN.BEST-PLAY).
+
+    * 2C 3C 4C / 7D 7H 7S / JS QS KS, QD and 5D: the best discard is QD (5 left). The
+      defender's 8C 8D 8H and 9D 9H 9S leave AS 2S 5H KH, 18 points, none of which fits the
+      knocker's melds: a knock, 18 - 5 = 13 to the knocker (SCORE.KNOCK).
+    * four aces, four twos and three threes: any ace or two can go, leaving gin, and so can
+      many other declarations (247 candidates in all); the defender's 4C 5C 6C and 7D 8D 9D
+      leave KH QH JS TS, 40, nothing to lay off: gin, 25 + 40 = 65 (SCORE.GIN). On equal nets
+      the lowest card number is discarded, the ace of clubs (SHOWDOWN.BEST-PLAY).
+    """
+    yield _adjudicate_case(
+        "q.adjudicate.eleven-cards.serbian-online", "2C 3C 4C 7D 7H 7S JS QS KS QD 5D",
+        "8C 8D 8H 9D 9H 9S AS 2S 5H KH",
+        {"outcome": "knock", "deadwood": {"knocker": 5, "defender": 18},
+         "points": {"knocker": 13, "defender": 0},
+         "declaration": [["2C", "3C", "4C"], ["7D", "7H", "7S"], ["JS", "QS", "KS"]],
+         "layoffs": []},
+        "the ruling on an eleven-card knock picks the knock discard (QD): knock, 5 against "
+        "18, 13 points")
+    yield _adjudicate_case(
+        "q.adjudicate.eleven-cards-many-declarations.serbian-online",
+        "AC AD AH AS 2C 2D 2H 2S 3C 3D 3H", "4C 5C 6C 7D 8D 9D KH QH JS TS",
+        {"outcome": "gin", "deadwood": {"knocker": 0, "defender": 40},
+         "points": {"knocker": 65, "defender": 0},
+         "declaration": [["AD", "AH", "AS"], ["2C", "2D", "2H", "2S"], ["3C", "3D", "3H"]],
+         "layoffs": []},
+        "an eleven-card ruling with 247 legal declarations: the ace of clubs goes, gin, 65 "
+        "points")
+
+
+def match_corners() -> Iterator[Case]:
+    """A game won by player 1 (MATCH.SETTLEMENT: the payee is the higher total, here player
+    1): under openspiel gin with 60 against scores 25 + 60 = 85, a knock of 5 against 30 then
+    25; 110 reaches the target of 100 after the second hand. No game bonus, no boxes; player 0
+    scored nothing (a shutout, with no effect under openspiel)."""
+    from ginspec.conformance.adapters.reference import ReferenceAdapter
+    from ginspec.conformance.generate.games import known
+
+    hands = [[1, "gin", 0, 60], [1, "knock", 5, 30]]
+    expect = {"over": True, "hands": 2, "totals": [0, 110], "winner": 1, "shutout": True,
+              "settlement": 110, "payee": 1}
+    got = ReferenceAdapter().query("match", {"hands": hands}, "openspiel", {})
+    if any(got.get(k) != v for k, v in expect.items()):
+        raise CornerError(f"game won by player 1: the spec says {expect}, the reference {got}")
+    yield Case.make(
+        id="q.match.player-one-is-paid.openspiel", kind="query", origin="query",
+        description="a game player 1 wins 110 to 0 under openspiel: player 1 is the payee of "
+        "110",
+        clauses=known(["MATCH.CUMULATIVE", "MATCH.TARGET", "MATCH.SETTLEMENT", "MATCH.SHUTOUT",
+                       "MATCH.SHUTOUT-TEST", "SCORE.GIN", "SCORE.KNOCK"]),
+        decides=known(["MATCH.TARGET", "MATCH.SETTLEMENT"]), profile="openspiel",
+        requires=["query.match"],
+        source={"generator": "corners (conformance/generate/corners.py)",
+                "blame": "MATCH.SETTLEMENT"},
+        query={"what": "match", "hands": hands}, expect=expect)
+
+
+def corner_cases() -> list[Case]:
+    return [*hand_corners(), *wall_corners(), *table_corners(), *penalty_corners(),
+            *adjudicate_corners(), *match_corners()]
