@@ -199,7 +199,7 @@ def resolve(case: Case, hello: Hello, profiles: Iterable[str] | None = None
 
     if case.kind != "query":
         return choose(case, hello.profiles, hello.capabilities, allowed)
-    if case.rulesets:
+    if case.ruleset_profiles:
         return ask(case, hello.profiles, hello.capabilities, allowed)
     rules = hello.rules_reason(case.profile, case.overrides)  # profile + values (base.Hello)
     missing = [c for c in case.requires if c not in hello.capabilities]
@@ -233,7 +233,7 @@ def select(
 
 def playable_profiles(case: Case) -> set[str]:
     """Every profile the case has expectations for (its own, and its ``rulesets``)."""
-    out = {p for e in case.rulesets for p in e["profiles"]}
+    out = {p for names in case.ruleset_profiles for p in names}
     if case.profile is not None:
         out.add(case.profile)
     return out
@@ -498,7 +498,7 @@ def _phase_blame(bad: Mismatch) -> str | None:
 
 def _result_blame(case: Case, name: str) -> str | None:
     """Cases may name the clause deciding each result field in ``source`` as ``blame.<field>``."""
-    source = case.data.get("source", {})
+    source = case.source
     value = source.get(f"blame.{name}") or source.get("blame")
     return str(value) if value else None
 

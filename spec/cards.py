@@ -84,6 +84,11 @@ _SUIT_ALIASES: Final = {c: i for i, c in enumerate(SUIT_CHARS)} | {
 } | {"♧": 0, "♢": 1, "♡": 2, "♤": 3}
 
 
+_CANONICAL: Final[dict[str, Card]] = {
+    RANK_CHARS[c % NUM_RANKS] + SUIT_CHARS[c // NUM_RANKS]: c for c in range(NUM_RANKS * 4)}
+"""Each canonical token (``TS``) and its card."""
+
+
 @implements("CARD.NOTATION")
 def parse_card(token: str) -> Card:
     """Parse one card token (CARD.NOTATION).
@@ -92,6 +97,8 @@ def parse_card(token: str) -> Card:
     suit symbols (``T♠``, ``♠T`` is not accepted). Raises :class:`CardError` naming the token
     (also for a token that is not text).
     """
+    if type(token) is str and token in _CANONICAL:  # the common case, read from a table
+        return _CANONICAL[token]
     if not isinstance(token, str):
         raise CardError(f"a card is written as text such as '7H', not {type(token).__name__} "
                         f"{shown(token)}")

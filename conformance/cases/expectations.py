@@ -7,7 +7,8 @@ profile only.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+import itertools
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -29,11 +30,11 @@ class Plan:
     automatic: bool = False
 
 
-def _entries(case: Case) -> list[dict[str, Any]]:
-    entries = case.rulesets
-    if not entries and case.profile is not None:
-        return [{"profiles": [case.profile]}]
-    return entries
+def _listed(case: Case) -> list[str]:
+    """Every profile the case has expectations for, in the order of its entries."""
+    if not case.ruleset_profiles:
+        return [] if case.profile is None else [case.profile]
+    return [p for names in case.ruleset_profiles for p in names]
 
 
 def translated_steps(steps: Sequence[Mapping[str, Any]],
@@ -95,8 +96,15 @@ def plan(case: Case, entry: Mapping[str, Any], profile: str) -> Plan:
 
 def plans(case: Case, profile: str) -> list[Plan]:
     """The case's plans under ``profile``: the explicit one first, then the automatic one."""
-    found = [plan(case, e, profile) for e in _entries(case) if profile in e["profiles"]]
-    return sorted(found, key=lambda p: p.automatic)
+    return list(_plans(case, profile))
+
+
+def _plans(case: Case, profile: str) -> Iterator[Plan]:
+    """:func:`plans`, each made when it is asked for (the first one usually suffices)."""
+    entries = case.rulesets_of(profile) if case.ruleset_profiles else \
+        [{"profiles": [profile]}] if profile == case.profile else []
+    for entry in sorted(entries, key=lambda e: e.get("showdown") == "automatic"):
+        yield plan(case, entry, profile)
 
 
 def choose(case: Case, declared: Sequence[str], capabilities: Sequence[str],
@@ -107,7 +115,7 @@ def choose(case: Case, declared: Sequence[str], capabilities: Sequence[str],
     (None: it may; a profile it declared, or one whose values equal the rules it declared by
     value). The case's own profile is tried first, then the declared profiles in their order,
     then the case's other rulesets; an explicit plan is preferred to an automatic one."""
-    listed = [p for e in _entries(case) for p in e["profiles"]]
+    listed = _listed(case)
     order = dict.fromkeys(p for p in (case.profile, *declared, *listed) if p is not None)
     allowed = _once(allowed)
     missing: list[str] = []
@@ -119,10 +127,10 @@ def choose(case: Case, declared: Sequence[str], capabilities: Sequence[str],
         if reason is not None:
             first_reason = first_reason or reason
             if reason.startswith("override") and not lacks:
-                lacks = [c for p in plans(case, profile)[:1] for c in p.requires
-                         if c not in capabilities]
+                lacks = [c for p in itertools.islice(_plans(case, profile), 1)
+                         for c in p.requires if c not in capabilities]
             continue
-        for candidate in plans(case, profile):
+        for candidate in _plans(case, profile):
             seen = True
             lacking = [c for c in candidate.requires if c not in capabilities]
             if not lacking:
@@ -182,7 +190,7 @@ def _unplayable_under(case: Case, profiles: Sequence[str]) -> str | None:
 
 
 def _not_playable(case: Case, profiles: Sequence[str]) -> str:
-    if not case.rulesets or not profiles:
+    if not case.ruleset_profiles or not profiles:
         return f"profile {case.profile} not declared"
     under = _unplayable_under(case, profiles)
     if under:
@@ -205,7 +213,7 @@ def ask(case: Case, declared: Sequence[str], capabilities: Sequence[str],
     missing = [c for c in case.requires if c not in capabilities]
     if missing:
         return f"capability {', '.join(missing)} not declared"
-    listed = [p for e in case.rulesets for p in e["profiles"]]
+    listed = _listed(case) if case.ruleset_profiles else []
     order = dict.fromkeys(p for p in (case.profile, *declared, *listed) if p is not None)
     allowed = _once(allowed)
     first_reason = None
@@ -214,7 +222,7 @@ def ask(case: Case, declared: Sequence[str], capabilities: Sequence[str],
         if reason is not None:
             first_reason = first_reason or reason
             continue
-        entry = next((e for e in case.rulesets if profile in e["profiles"]), None)
+        entry = next(iter(case.rulesets_of(profile)), None)
         if entry is not None:
             return Question(profile, dict(entry.get("expect", case.expect)))
     mine = [p for p in (*declared, *order) if not str(allowed(p)).endswith(" not selected")

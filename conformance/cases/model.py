@@ -182,33 +182,39 @@ class Case:
         return cls(ordered)
 
     @property
+    def _fields(self) -> dict[str, JSON]:
+        """What the typed properties read: ``data`` (a case read from a verified suite file
+        answers them without parsing its ``rulesets``; see ``cases/store.py``)."""
+        return self.data
+
+    @property
     def kind(self) -> str:
-        return str(self.data["kind"])
+        return str(self._fields["kind"])
 
     @property
     def origin(self) -> str:
-        return str(self.data["origin"])
+        return str(self._fields["origin"])
 
     @property
     def fingerprint(self) -> str:
-        return str(self.data["fingerprint"])
+        return str(self._fields["fingerprint"])
 
     @property
     def description(self) -> str:
-        return str(self.data["description"])
+        return str(self._fields["description"])
 
     @property
     def clauses(self) -> tuple[str, ...]:
-        return tuple(self.data["clauses"])
+        return tuple(self._fields["clauses"])
 
     @property
     def violates(self) -> tuple[str, ...]:
-        return tuple(self.data["violates"])
+        return tuple(self._fields["violates"])
 
     @property
     def decides(self) -> tuple[str, ...]:
         """Clauses that decide this case's result (e.g. the scoring clause of its outcome)."""
-        return tuple(self.data.get("decides", ()))
+        return tuple(self._fields.get("decides", ()))
 
     @property
     def obeys(self) -> tuple[str, ...]:
@@ -217,56 +223,70 @@ class Case:
 
     @property
     def profile(self) -> str | None:
-        value = self.data["profile"]
+        value = self._fields["profile"]
         return None if value is None else str(value)
 
     @property
     def overrides(self) -> dict[str, JSON]:
-        return dict(self.data["overrides"])
+        return dict(self._fields["overrides"])
 
     @property
     def requires(self) -> tuple[str, ...]:
-        return tuple(self.data["requires"])
+        return tuple(self._fields["requires"])
 
     @property
     def query(self) -> dict[str, JSON]:
-        return dict(self.data.get("query", {}))
+        return dict(self._fields.get("query", {}))
 
     @property
     def expect(self) -> dict[str, JSON]:
-        return dict(self.data.get("expect", {}))
+        return dict(self._fields.get("expect", {}))
 
     @property
     def deals(self) -> list[dict[str, JSON]]:
-        return list(self.data.get("deals", []))
+        return list(self._fields.get("deals", []))
 
     @property
     def steps(self) -> list[dict[str, JSON]]:
-        return list(self.data.get("steps", []))
+        return list(self._fields.get("steps", []))
 
     @property
     def checkpoints(self) -> list[dict[str, JSON]]:
-        return list(self.data.get("checkpoints", []))
+        return list(self._fields.get("checkpoints", []))
 
     @property
     def result(self) -> dict[str, JSON] | None:
-        value = self.data.get("result")
+        value = self._fields.get("result")
         return None if value is None else dict(value)
 
     @property
     def blame(self) -> dict[str, str]:
         """The clause deciding each result field (case format 2)."""
-        return dict(self.data.get("blame", {}))
+        return dict(self._fields.get("blame", {}))
 
     @property
     def rulesets(self) -> list[dict[str, JSON]]:
         """The expectations under each ruleset that plays the scenario (case format 2)."""
-        return list(self.data.get("rulesets", []))
+        return list(self._fields.get("rulesets", []))
 
     @property
     def unplayable(self) -> list[dict[str, JSON]]:
         """The profiles that cannot play the scenario, grouped by the reason (case format 2)."""
-        return list(self.data.get("unplayable", []))
+        return list(self._fields.get("unplayable", []))
+
+    @property
+    def source(self) -> dict[str, JSON]:
+        """Where the case comes from (generator, spec example, ``blame.<field>``, ...)."""
+        return dict(self._fields.get("source", {}))
+
+    @property
+    def ruleset_profiles(self) -> tuple[tuple[str, ...], ...]:
+        """The profiles of each ``rulesets`` entry, in order."""
+        return tuple(tuple(e["profiles"]) for e in self.rulesets)
+
+    def rulesets_of(self, profile: str) -> list[dict[str, JSON]]:
+        """The ``rulesets`` entries that name ``profile``, in order."""
+        return [e for e in self.rulesets if profile in e["profiles"]]
 
     def to_json(self) -> str:
         """The stored text (see :func:`format_case`)."""

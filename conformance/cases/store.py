@@ -6,8 +6,10 @@ field, e.g. ``suite/cases/query/x.json: steps/3/player: 2 is not one of [0, 1]``
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import json
+import re
 from collections.abc import Iterable, Iterator
 from functools import cache
 from pathlib import Path
@@ -263,14 +265,90 @@ def _verified_suite(root: Path) -> list[tuple[Path, Case]] | None:
     if content_digest((rel, text) for _, rel, text in read) != want:
         return None
     try:
-        return [(p, Case(json.loads(text), str(p))) for p, _, text in read]
+        return [(p, _stored_case(text, str(p))) for p, _, text in read]
     except (ValueError, KeyError, TypeError):  # pragma: no cover - the digest matched a build
         return None
+
+
+_RULESETS_OPEN: Final = '\n"rulesets": [\n'
+_ENTRY_PROFILES: Final = re.compile(r'  \{"profiles": (\[[^\]]*\])')
+
+
+def _stored_case(text: str, where: str) -> Case:
+    """A case of a verified suite file, its ``rulesets`` entries parsed when first read (a run
+    plays a case under one or two of them; parsing all is most of the loading time)."""
+    start = text.find(_RULESETS_OPEN)
+    if start < 0:
+        return Case(json.loads(text), where)
+    end = text.index("\n ]", start)
+    lines = text[start + len(_RULESETS_OPEN):end].split("\n")
+    head = json.loads(text[:start] + '\n"rulesets": []' + text[end + 3:])
+    return _StoredCase(head, tuple(lines), where)
+
+
+class _StoredCase(Case):
+    """A built case read from its file (see :func:`format_case`: one ``rulesets`` entry a
+    line): the fields but ``rulesets`` parsed, and each entry when first asked for. ``data`` is
+    the whole case, as stored."""
+
+    _head: dict[str, JSON]
+    _lines: tuple[str, ...]
+    _parsed: list[dict[str, JSON] | None]
+    _profiles: tuple[tuple[str, ...], ...]
+
+    def __init__(self, head: dict[str, JSON], entries: tuple[str, ...], path: str) -> None:
+        object.__setattr__(self, "_head", head)
+        object.__setattr__(self, "_lines", entries)
+        object.__setattr__(self, "_parsed", [None] * len(entries))
+        object.__setattr__(self, "path", path)
+        object.__setattr__(self, "id", str(head["id"]))
+        found = [_ENTRY_PROFILES.match(line) for line in entries]
+        if all(found):  # every entry starts with its profiles (as format_case writes them)
+            lists = json.loads("[" + ",".join(f.group(1) for f in found if f) + "]")
+        else:
+            lists = [self._entry(i)["profiles"] for i in range(len(entries))]
+        object.__setattr__(self, "_profiles", tuple(tuple(p) for p in lists))
+
+    def _entry(self, i: int) -> dict[str, JSON]:
+        got = self._parsed[i]
+        if got is None:
+            got = self._parsed[i] = json.loads(self._lines[i].strip().removesuffix(","))
+        return got
+
+    @property
+    def _fields(self) -> dict[str, JSON]:
+        return self._head
+
+    @property
+    def data(self) -> dict[str, JSON]:
+        return {**self._fields, "rulesets": self.rulesets}
+
+    @property
+    def rulesets(self) -> list[dict[str, JSON]]:
+        return [self._entry(i) for i in range(len(self._profiles))]
+
+    @property
+    def ruleset_profiles(self) -> tuple[tuple[str, ...], ...]:
+        return self._profiles
+
+    def rulesets_of(self, profile: str) -> list[dict[str, JSON]]:
+        return [self._entry(i) for i, names in enumerate(self._profiles)
+                if profile in names]
 
 
 def load_cases(roots: Iterable[Path | str]) -> list[Case]:
     """Load every case under the given files or folders; a repeated ID is an error. A built
     suite whose files match its manifest's digest is read without re-checking each file."""
+    enabled = gc.isenabled()
+    gc.disable()  # case data holds no cycles: collecting while it is parsed is wasted work
+    try:
+        return _load_cases(roots)
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _load_cases(roots: Iterable[Path | str]) -> list[Case]:
     cases: list[Case] = []
     seen: dict[str, str] = {}
     for root in roots:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import fnmatch
+import gc
 import math
 import signal
 import sys
@@ -282,6 +283,7 @@ def _conform(args: argparse.Namespace) -> int:
     paths = [expect_fail_path(v) for v in lists]
     expects = [read_expect_fail(p) for p in paths]
     cases = load_run_cases(args.suite)
+    gc.freeze()  # the cases live as long as the run: the collector need not walk them again
     for value, expect in zip(lists, expects, strict=True):
         check_expect_fail_ids(expect, cases, value)
     if args.cases and not any(fnmatch.fnmatchcase(c.id, args.cases) for c in cases):

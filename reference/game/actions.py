@@ -114,9 +114,23 @@ def _parse_melds(tokens: list[str], text: str) -> tuple[MeldCards, ...]:
     return canonical_melds(melds)
 
 
+_PARSED: dict[str, Action] = {}
+"""Actions already parsed, by their text (an :class:`Action` is immutable); cleared when full."""
+
+
 @implements("ACTION.GRAMMAR")
 def parse_action(text: str) -> Action:
     """Parse an action; raise :class:`MalformedAction` (code MALFORMED_ACTION) if malformed."""
+    if type(text) is str and text in _PARSED:
+        return _PARSED[text]
+    action = _parse_action(text)
+    if len(_PARSED) >= 1 << 16:
+        _PARSED.clear()
+    _PARSED[text] = action
+    return action
+
+
+def _parse_action(text: str) -> Action:
     if not isinstance(text, str):
         raise MalformedAction(f"an action is text, not {type(text).__name__}")
     tokens = text.split()
