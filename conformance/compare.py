@@ -7,14 +7,12 @@ from collections.abc import Mapping
 from typing import Any
 
 from ginspec.conformance import oracle
+from ginspec.conformance.cases.query_kinds import QUERY_KINDS
 from ginspec.conformance.compare_showdown import check_showdown_query
-from ginspec.conformance.compare_systems import SYSTEM_FIELDS, check_system_query
+from ginspec.conformance.compare_systems import check_system_query
 from ginspec.conformance.generate.common import oracle_rules
 from ginspec.conformance.mismatch import Mismatch, arrangement_key, canonical_cards, same
 from ginspec.spec.cards import parse_card
-
-SHOWDOWN_QUERIES = frozenset({"declaration", "layoff", "defence", "adjudicate"})
-"""Queries compared in :mod:`ginspec.conformance.compare_showdown`."""
 
 
 def _same_fields(
@@ -38,64 +36,39 @@ def check_query(
     profile: str | None = None,
     codes: bool = True,
 ) -> Mismatch | None:
-    """Compare a query answer with the expectation (``codes``: the adapter declared
-    ``rejection-codes``, so a declaration's refusal code is compared too)."""
-    if what in SHOWDOWN_QUERIES:
+    """Compare a query answer with the expectation, as the kind's entry in ``QUERY_KINDS``
+    says (``codes``: the adapter declared ``rejection-codes``, so a declaration's refusal code
+    is compared too)."""
+    kind = QUERY_KINDS.get(what)
+    if kind is None:
+        return Mismatch("query", what, None, "unknown query")
+    if kind.family == "showdown":
         return check_showdown_query(what, query, expect, answer, codes=codes)
-    if what in SYSTEM_FIELDS:
+    if kind.family == "system" or kind.comparison is None:
         return check_system_query(what, expect, answer)
-    if what == "card":
-        if expect.get("error"):
-            if answer.get("error") is True:
-                return None
-            return Mismatch("error", True, answer.get("canonical", answer.get("error")))
-        if answer.get("error"):
-            return Mismatch("canonical", expect["canonical"], "error")
-        return same("canonical", expect["canonical"], answer)
-    if what in ("meld",):
-        return same("valid", expect["valid"], answer)
-    if what == "score":
-        if expect.get("error"):
-            if answer.get("error") is True:
-                return None
-            return Mismatch("error", True, answer.get("points"), "the input is no legal hand")
-        if answer.get("error"):
-            return Mismatch("points", expect["points"], "error", str(answer.get("message", "")))
-        return _same_fields(("points", "winner", "undercut", "boxes"), expect, answer)
-    if what == "match":
-        bad = same("over", expect["over"], answer)
-        if bad or not expect["over"]:
+    how = kind.comparison
+    first = how.fields[0]
+    if how.error and expect.get("error"):
+        if answer.get("error") is True:
+            return None
+        return Mismatch("error", True, answer.get(first, answer.get("error")), how.error_means)
+    if how.error and answer.get("error"):
+        return Mismatch(first, expect[first], "error", str(answer.get("message", "")))
+    if how.gate is not None:
+        bad = same(how.gate, expect[how.gate], answer)
+        if bad or not expect[how.gate]:
             return bad
-        return _same_fields(("hands", "totals", "winner", "shutout", "settlement", "payee"),
-                            expect, answer)
-    if what == "next-dealer":
-        return same("next", expect["next"], answer)
-    if what == "knock-limit":
-        return same("limit", expect["limit"], answer)
-    if what in ("melds-count", "arrangements"):
-        return same("count", expect["count"], answer)
-    if what == "arrangement":
-        bad = same("valid", expect["valid"], answer)
-        if bad or not expect["valid"] or "deadwood" not in expect:
-            return bad
-        return same("deadwood", expect["deadwood"], answer)
-    if what == "deadwood":
-        bad = same("deadwood", expect["deadwood"], answer)
-        if bad or "melds" not in answer:
-            return bad
-        return _check_arrangement(query, expect, overrides, answer["melds"])
-    if what == "knock":
-        for name in ("deadwood", "can_knock", "gin", "big_gin"):
-            if name in expect:
-                bad = same(name, expect[name], answer)
-                if bad:
-                    return bad
-        got = canonical_cards(answer.get("best_discards"))
-        want = sorted(expect["best_discards"])
+    bad = _same_fields(how.fields, expect, answer)
+    if bad:
+        return bad
+    for name in how.any_order:
+        got = canonical_cards(answer.get(name))
+        want = sorted(expect[name])
         if got is None or sorted(got) != want:
-            return Mismatch("best_discards", want, answer.get("best_discards"), "any order")
-        return None
-    return Mismatch("query", what, None, "unknown query")
+            return Mismatch(name, want, answer.get(name), "any order")
+    if how.arrangement and "melds" in answer:
+        return _check_arrangement(query, expect, overrides, answer["melds"])
+    return None
 
 
 def _check_arrangement(

@@ -5,37 +5,12 @@ field must be equal; an expected ``error`` needs the answer ``{"error": true}``.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Final
+from typing import Any
 
+from ginspec.conformance.cases.query_kinds import QUERY_KINDS
 from ginspec.conformance.mismatch import Mismatch
 from ginspec.spec.cards import card_str, parse_card
 from ginspec.spec.errors import CardError
-
-SYSTEM_FIELDS: Final[dict[str, tuple[str, ...]]] = {
-    "system": ("valid", "game_system", "players"),
-    "table-penalty": ("outcome", "winner", "penalties"),
-    "prize": ("winner", "shares"),
-    "table-game": ("totals", "over", "winner"),
-    "three-rotation": ("seatings", "scores", "over", "payments", "net"),
-    "partnership": ("tables", "dealers", "netted", "totals", "over", "final", "payee",
-                    "settlement"),
-    "hollywood": ("games", "over", "payee", "settlement"),
-    "table-adjudicate": ("outcome", "winner", "discard", "declaration", "layoffs", "deadwood",
-                         "penalties"),
-}
-"""The answer fields of each system query (PROTOCOL.md, "System queries")."""
-
-REQUIRED: Final[dict[str, tuple[str, ...]]] = {
-    "system": ("valid",),
-    "table-penalty": ("penalties",),
-    "prize": ("shares",),
-    "table-game": ("totals", "over"),
-    "three-rotation": ("seatings",),
-    "partnership": ("netted", "totals"),
-    "hollywood": ("games",),
-    "table-adjudicate": ("outcome",),
-}
-"""The fields a case of each system query must expect (unless it expects an error)."""
 
 
 def _differs(want: Any, got: Any) -> bool:
@@ -70,7 +45,7 @@ def check_system_query(what: str, expect: Mapping[str, Any],
     if answer.get("error"):
         first = next(iter(expect))
         return Mismatch(first, expect[first], "error", str(answer.get("message", "")))
-    for name in SYSTEM_FIELDS[what]:
+    for name in QUERY_KINDS[what].answer:
         if name not in expect:
             continue
         if name in ("declaration", "layoffs") and expect[name] is not None:

@@ -7,11 +7,11 @@ from typing import Any
 
 import pytest
 from ginspec.conformance.adapters.reference import ReferenceAdapter
-from ginspec.conformance.cases.model import CAPABILITIES, QUERY_CAPABILITY
+from ginspec.conformance.cases.model import CAPABILITIES
+from ginspec.conformance.cases.query_kinds import QUERY_KINDS
 from ginspec.conformance.compare import check_query
 from ginspec.conformance.generate.showdown_answers import with_showdown_answers
 from ginspec.conformance.mismatch import arrangement_key
-from ginspec.conformance.smoke import SMOKE_QUERIES
 from reference_forbidden import forbid_reference
 
 NEW = ("score", "match", "next-dealer", "declaration", "layoff", "defence", "adjudicate")
@@ -19,8 +19,9 @@ NEW = ("score", "match", "next-dealer", "declaration", "layoff", "defence", "adj
 
 def test_every_query_kind_is_a_capability_with_a_smoke_question() -> None:
     for what in NEW:
-        assert QUERY_CAPABILITY[what] == f"query.{what}" and f"query.{what}" in CAPABILITIES
-        assert what in SMOKE_QUERIES
+        kind = QUERY_KINDS[what]
+        assert kind.capability == f"query.{what}" and kind.capability in CAPABILITIES
+        assert kind.smoke_shape and set(kind.smoke_shape) <= set(kind.answer)
 
 
 # Knocker melds 8C 8D 8H and JC JD JH; the defender's 8S 9S TS JS is a run, and either end

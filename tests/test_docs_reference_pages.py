@@ -14,7 +14,7 @@ from ginspec.conformance.adapters.reference import ReferenceAdapter
 from ginspec.conformance.cases.model import CAPABILITIES
 from ginspec.conformance.cases.store import SCHEMA_DIR
 from ginspec.conformance.serve import handle
-from ginspec.conformance.smoke import SMOKE_QUERIES
+from ginspec.conformance.cases.query_kinds import QUERY_KINDS
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "docs" / "_ext"))
@@ -59,8 +59,8 @@ def test_session_replies_are_real_and_complete() -> None:
             assert "error" in reply
             continue
         assert "error" not in reply, (request, reply)
-        if request["cmd"] == "query" and request["what"] in SMOKE_QUERIES:
-            for name, typ in SMOKE_QUERIES[request["what"]][1].items():
+        if request["cmd"] == "query" and request["what"] in QUERY_KINDS:
+            for name, typ in QUERY_KINDS[request["what"]].smoke_shape.items():
                 assert isinstance(reply["answer"][name], typ), (request["what"], name)
     queried = {r["what"] for r in ext.session_requests() if r["cmd"] == "query"}
     assert queried == {c.removeprefix("query.") for c in CAPABILITIES if c.startswith("query.")}

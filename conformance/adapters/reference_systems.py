@@ -15,6 +15,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final
 
 from ginspec.conformance.adapters.base import JSONObject
+from ginspec.conformance.cases.query_kinds import QUERY_KINDS
 from ginspec.reference.systems.hollywood import HollywoodGame
 from ginspec.reference.systems.partnership import PartnershipGame, net, tables, team_of
 from ginspec.reference.systems.results import Result, Won
@@ -24,16 +25,9 @@ from ginspec.spec.cards import card_str, parse_card, parse_cards
 from ginspec.spec.errors import GinspecError
 from ginspec.spec.profiles import Ruleset, ruleset
 
-SYSTEM_PROFILES: Final[dict[str, str]] = {
-    "table-penalty": "serbian-online", "prize": "serbian-online", "table-game": "serbian-online",
-    "three-rotation": "three-player", "partnership": "partnership", "hollywood": "hollywood",
-    "table-adjudicate": "serbian-online",
-}
-"""The profile a system query is asked under when the case names none."""
-
 
 def _rules(what: str, profile: str | None, overrides: Mapping[str, Any]) -> Ruleset:
-    return ruleset(profile or SYSTEM_PROFILES[what], dict(overrides))
+    return ruleset(profile or str(QUERY_KINDS[what].default_profile), dict(overrides))
 
 
 def _result(entry: Sequence[Any]) -> Result:

@@ -7,6 +7,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Final
 
+from ginspec.conformance.cases.query_kinds import QUERY_KINDS
 from ginspec.conformance.versions import CASE_FORMAT
 from ginspec.spec.errors import GinspecError
 
@@ -19,27 +20,7 @@ class CaseFormatError(GinspecError):
 
 
 CAPABILITIES: Final[dict[str, str]] = {
-    "query.card": "parses card tokens (CARD.NOTATION)",
-    "query.meld": "tells whether cards form one meld",
-    "query.deadwood": "computes the minimum deadwood of a hand (and one optimal arrangement)",
-    "query.melds-count": "counts every meld contained in a hand",
-    "query.arrangements": "counts the optimal arrangements of a hand",
-    "query.arrangement": "validates a declared arrangement of a hand",
-    "query.knock-limit": "gives the knock limit of a hand from its first upcard (Oklahoma)",
-    "query.knock": "tells knock and gin eligibility of an 11-card hand",
-    "query.score": "scores one finished hand from its outcome and both deadwood counts "
-    "(chapter 9; protocol 2)",
-    "query.match": "totals a match from a list of hand results, with the game bonus, boxes, "
-    "shutout and settlement (chapter 11; protocol 2)",
-    "query.next-dealer": "says who deals the next hand after a hand result (MATCH.NEXT-DEALER, "
-    "WALL.REDEAL; protocol 2)",
-    "query.declaration": "validates the knocker's declared melds (SHOWDOWN.DECLARATION; "
-    "protocol 2)",
-    "query.layoff": "tells which offered cards may be laid off now (LAYOFF.*; protocol 2)",
-    "query.defence": "finds the defender's least deadwood after spreading and laying off "
-    "(SHOWDOWN.DEFENDER-SPREAD; protocol 2)",
-    "query.adjudicate": "rules on a knock with both sides playing best, as `ginspec adjudicate` "
-    "(SHOWDOWN.BEST-PLAY; protocol 2)",
+    **{k.capability: k.describes for k in QUERY_KINDS.values() if k.family != "system"},
     "hand": "plays single hands from an explicit deal",
     "match": "plays whole matches from a list of explicit deals",
     "legal-actions": "lists the legal actions of a position",
@@ -54,41 +35,10 @@ CAPABILITIES: Final[dict[str, str]] = {
     "reports the deal it made, which is checked (DEAL.*) and then played",
     **{f"table-game.{n}": f"plays hands of seed 001's table game for {n} players (TABLE.*)"
        for n in (3, 4)},
-    **{f"query.{what}": text for what, text in {
-        "system": "says which game system a ruleset plays and whether it is valid "
-        "(SYSTEM.KIND)",
-        "table-penalty": "charges the penalty points of one table hand (TABLE.PENALTY)",
-        "prize": "splits the table game's prize pool (TABLE.PRIZE)",
-        "table-game": "adds up a table game's penalties and says when it ends (TABLE.GAME-END)",
-        "table-adjudicate": "rules on a knock at the table, everyone playing best "
-        "(TABLE.BEST-PLAY)",
-        "three-rotation": "seats, scores and settles three players (THREE.*, SETTLE.PAIRWISE)",
-        "partnership": "pairs, nets and settles two partnerships (PARTNER.*)",
-        "hollywood": "enters hand results in Hollywood's games and settles them (HOLLYWOOD.*)",
-    }.items()},
+    **{k.capability: k.describes for k in QUERY_KINDS.values() if k.family == "system"},
 }
-"""The closed list of capabilities an adapter may declare and a case may require."""
-
-QUERY_CAPABILITY: Final = {
-    "card": "query.card",
-    "meld": "query.meld",
-    "deadwood": "query.deadwood",
-    "melds-count": "query.melds-count",
-    "arrangements": "query.arrangements",
-    "arrangement": "query.arrangement",
-    "knock": "query.knock",
-    "knock-limit": "query.knock-limit",
-    **{what: f"query.{what}" for what in (
-        "system", "table-penalty", "prize", "table-game", "table-adjudicate", "three-rotation",
-        "partnership", "hollywood")},
-    "score": "query.score",
-    "match": "query.match",
-    "next-dealer": "query.next-dealer",
-    "declaration": "query.declaration",
-    "layoff": "query.layoff",
-    "defence": "query.defence",
-    "adjudicate": "query.adjudicate",
-}
+"""The closed list of capabilities an adapter may declare and a case may require (the query
+capabilities come from :data:`~ginspec.conformance.cases.query_kinds.QUERY_KINDS`)."""
 
 SEMANTIC_FIELDS: Final = (
     "kind",

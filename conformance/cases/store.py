@@ -16,8 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
 from ginspec.conformance.cases.model import JSON, Case, CaseFormatError, fingerprint_of
-from ginspec.conformance.compare_systems import REQUIRED as SYSTEM_REQUIRED
-from ginspec.conformance.compare_systems import SYSTEM_FIELDS
+from ginspec.conformance.cases.query_kinds import QUERY_KINDS, answer_type_error
 from ginspec.spec.inputs import guard, read_json
 
 if TYPE_CHECKING:
@@ -25,51 +24,6 @@ if TYPE_CHECKING:
     from jsonschema.exceptions import ValidationError
 
 SCHEMA_DIR: Final = Path(__file__).resolve().parent.parent / "schema"
-
-_EXPECT_FIELDS: Final[dict[str, dict[str, tuple[type, ...]]]] = {
-    "card": {"canonical": (str,), "error": (bool,)},
-    "meld": {"valid": (bool,)},
-    "deadwood": {"deadwood": (int,), "optimal": (list,)},
-    "melds-count": {"count": (int,)},
-    "arrangements": {"count": (int,)},
-    "arrangement": {"valid": (bool,), "deadwood": (int,)},
-    "knock-limit": {"limit": (int,)},
-    "knock": {
-        "deadwood": (int,),
-        "best_discards": (list,),
-        "can_knock": (bool,),
-        "gin": (bool,),
-        "big_gin": (bool,),
-    },
-    "score": {"points": (list,), "winner": (str,), "undercut": (bool,), "boxes": (list,),
-              "error": (bool,)},
-    "match": {"over": (bool,), "hands": (int,), "totals": (list,), "winner": (int,), "shutout": (bool,),
-              "settlement": (int,), "payee": (int,)},
-    "next-dealer": {"next": (int,)},
-    "declaration": {"valid": (bool,), "deadwood": (int,), "code": (str,)},
-    "layoff": {"layable": (list,)},
-    "defence": {"deadwood": (int,), "layoffs": (list,), "layoff_sets": (list,)},
-    "adjudicate": {"outcome": (str,), "deadwood": (dict,), "points": (dict,),
-                   "declaration": (list,), "layoffs": (list,), "best_plays": (list,)},
-}
-_EXPECT_REQUIRED: Final[dict[str, tuple[str, ...]]] = {
-    "card": (),
-    "meld": ("valid",),
-    "deadwood": ("deadwood",),
-    "melds-count": ("count",),
-    "arrangements": ("count",),
-    "arrangement": ("valid",),
-    "knock-limit": ("limit",),
-    "knock": ("deadwood", "best_discards", "can_knock", "gin"),
-    "score": (),
-    "match": ("over",),
-    "next-dealer": ("next",),
-    "declaration": ("valid",),
-    "layoff": ("layable",),
-    "defence": ("deadwood",),
-    "adjudicate": ("outcome",),
-}
-
 
 @cache
 def case_validator() -> Draft202012Validator:
@@ -119,30 +73,8 @@ def _check_semantics(data: dict[str, JSON], where: str) -> None:
     missing = sorted(set(data["violates"]) - set(data["clauses"]))
     if missing:
         raise CaseFormatError(f"{where}: violates: {missing} not listed in clauses")
-    if data["kind"] == "query" and data["query"]["what"] in SYSTEM_FIELDS:
-        _check_system_expect(data, where)
-        return
     if data["kind"] == "query":
-        what = data["query"]["what"]
-        cards = data["query"].get("cards", [])
-        if what != "meld" and len(set(cards)) != len(cards):
-            raise CaseFormatError(f"{where}: query/cards: a card appears twice")
-        fields = _EXPECT_FIELDS[what]
-        expect = data["expect"]
-        for name, value in expect.items():
-            if name not in fields:
-                raise CaseFormatError(f"{where}: expect/{name}: not a field of a {what} query")
-            if (isinstance(value, bool) and bool not in fields[name]) or not isinstance(
-                value, fields[name]
-            ):
-                raise CaseFormatError(f"{where}: expect/{name}: wrong type {type(value).__name__}")
-        for name in _EXPECT_REQUIRED[what]:
-            if name not in expect:
-                raise CaseFormatError(f"{where}: expect/{name}: required for a {what} query")
-        if what == "card" and ("canonical" in expect) == ("error" in expect):
-            raise CaseFormatError(f"{where}: expect: a card query expects canonical or error")
-        if what == "score" and ("points" in expect) == ("error" in expect):
-            raise CaseFormatError(f"{where}: expect: a score query expects points or error")
+        _check_query_expect(data, where)
         return
     if data["kind"] == "hand" and len(data["deals"]) != 1:
         raise CaseFormatError(f"{where}: deals: a hand case has exactly one deal")
@@ -157,20 +89,31 @@ def _check_semantics(data: dict[str, JSON], where: str) -> None:
             )
 
 
-def _check_system_expect(data: dict[str, JSON], where: str) -> None:
-    """A system query (PROTOCOL.md "System queries") expects ``error: true`` or its answer's
-    fields, the required ones included."""
+def _check_query_expect(data: dict[str, JSON], where: str) -> None:
+    """A query case expects fields of its kind's answer, with their types and the required
+    ones (``query_kinds.QUERY_KINDS``), or ``error: true`` where its kind allows one."""
     what, expect = data["query"]["what"], data["expect"]
-    if expect.get("error") is True:
-        if len(expect) != 1:
-            raise CaseFormatError(f"{where}: expect: an expected error has no other field")
-        return
-    for name in expect:
-        if name not in SYSTEM_FIELDS[what]:
-            raise CaseFormatError(f"{where}: expect/{name}: not a field of a {what} query")
-    for name in SYSTEM_REQUIRED[what]:
+    kind = QUERY_KINDS[what]
+    cards = data["query"].get("cards", [])
+    if what != "meld" and len(set(cards)) != len(cards):
+        raise CaseFormatError(f"{where}: query/cards: a card appears twice")
+    error = "error" in expect
+    if error and not (kind.may_error and expect["error"] is True):
+        raise CaseFormatError(f"{where}: expect/error: a {what} query expects no error or "
+                              "error: true")
+    if error and kind.family == "system" and len(expect) != 1:
+        raise CaseFormatError(f"{where}: expect: an expected error has no other field")
+    for name, value in expect.items():
+        bad = None if name == "error" else answer_type_error(kind, name, value)
+        if bad:
+            raise CaseFormatError(f"{where}: expect/{name}: {bad}")
+    for name in () if error else kind.required:
         if name not in expect:
             raise CaseFormatError(f"{where}: expect/{name}: required for a {what} query")
+    if what == "card" and ("canonical" in expect) == error:
+        raise CaseFormatError(f"{where}: expect: a card query expects canonical or error")
+    if what == "score" and ("points" in expect) == error:
+        raise CaseFormatError(f"{where}: expect: a score query expects points or error")
 
 
 def _check_table_hand(data: dict[str, JSON], where: str) -> None:

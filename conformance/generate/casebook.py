@@ -329,7 +329,7 @@ def _plain(entry: Any) -> Any:
 def _system_cases(case: ScoreRuling) -> list[Case]:
     """A Hollywood, partnership or three-player ruling as system query cases, one per
     expectation: the file's declared fields are the expected answer (the reference must agree)."""
-    from ginspec.conformance.compare_systems import REQUIRED, SYSTEM_FIELDS
+    from ginspec.conformance.cases.query_kinds import QUERY_KINDS
     from ginspec.conformance.generate.systems import system_case
 
     what = SYSTEM_QUERY[case.kind]
@@ -338,8 +338,8 @@ def _system_cases(case: ScoreRuling) -> list[Case]:
     out = []
     for number, exp in enumerate(case.expectations, 1):
         _agree(case, exp)
-        expect = {k: v for k, v in exp.expected.items() if k in SYSTEM_FIELDS[what]}
-        missing = [f for f in REQUIRED[what] if f not in expect]
+        expect = {k: v for k, v in exp.expected.items() if k in QUERY_KINDS[what].answer}
+        missing = [f for f in QUERY_KINDS[what].required if f not in expect]
         if missing:
             raise NotPlayable(f"a {what} query case needs {', '.join(missing)}")
         out.append(system_case(

@@ -17,24 +17,12 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, Final
 
-from ginspec.conformance.adapters.reference_systems import SYSTEM_ANSWERS, SYSTEM_PROFILES
+from ginspec.conformance.adapters.reference_systems import SYSTEM_ANSWERS
 from ginspec.conformance.cases import Case
-from ginspec.conformance.compare_systems import REQUIRED, SYSTEM_FIELDS, check_system_query
+from ginspec.conformance.cases.query_kinds import QUERY_KINDS
+from ginspec.conformance.compare_systems import check_system_query
 from ginspec.spec.cards import card_str, parse_cards
 from ginspec.spec.clauses import Example, registry
-
-ARG_FIELDS: Final[dict[str, tuple[str, ...]]] = {
-    "system": (),
-    "table-penalty": ("knocker", "deadwood"),
-    "prize": ("pool", "totals"),
-    "table-game": ("hands",),
-    "three-rotation": ("hands",),
-    "partnership": ("deals",),
-    "hollywood": ("hands",),
-    "table-adjudicate": ("hands", "knocker", "discard", "knocker_melds"),
-}
-"""The question's fields of each system query (``table-adjudicate``'s last two optional)."""
-
 
 FIELD_BLAME: Final[dict[str, dict[str, str]]] = {
     "system": {"valid": "SYSTEM.KIND", "game_system": "SYSTEM.KIND", "players": "SYSTEM.KIND"},
@@ -108,11 +96,12 @@ def system_case(case_id: str, what: str, args: Mapping[str, Any], expect: Mappin
     """A system query case. ``expect`` holds the expected answer fields (or ``error: true``
     when no legal game gives the input, with ``violates`` naming the clause it breaks); the
     reference must give the same answer, else :class:`SystemCaseError`."""
-    profile = profile if profile is not None or what == "system" else SYSTEM_PROFILES[what]
+    kind = QUERY_KINDS[what]
+    profile = profile if profile is not None or what == "system" else kind.default_profile
     overrides = dict(overrides or {})
-    query = {"what": what, **{k: args[k] for k in ARG_FIELDS[what] if k in args}}
-    missing = [] if expect.get("error") else [f for f in REQUIRED[what] if f not in expect]
-    unknown = [f for f in expect if f not in (*SYSTEM_FIELDS[what], "error")]
+    query = {"what": what, **{k: args[k] for k in kind.all_arguments if k in args}}
+    missing = [] if expect.get("error") else [f for f in kind.required if f not in expect]
+    unknown = [f for f in expect if f not in (*kind.answer, "error")]
     if missing or unknown:
         raise SystemCaseError(f"{case_id}: expect lacks {missing} or has unknown {unknown}")
     answer = SYSTEM_ANSWERS[what](args, profile, overrides)
@@ -159,8 +148,8 @@ def system_example(ex: Example) -> list[Case]:
     what = ex.kind
     if what == "table-adjudicate":
         return [_table_adjudicate_example(ex)]
-    args = {k: d[k] for k in ARG_FIELDS[what]}
-    expect = {k: d[k] for k in SYSTEM_FIELDS[what] if k in d}
+    args = {k: d[k] for k in QUERY_KINDS[what].all_arguments}
+    expect = {k: d[k] for k in QUERY_KINDS[what].answer if k in d}
     if what == "table-penalty" and "outcome" in d:
         expect["outcome"] = d["outcome"]
     overrides = dict(d.get("overrides", {})) | dict(d.get("params", {}))
