@@ -12,9 +12,9 @@ from typing import Any
 from ginspec.conformance.adapters.base import Hello
 from ginspec.conformance.adapters.reference import ReferenceAdapter
 from ginspec.conformance.cases.model import CAPABILITIES
+from ginspec.conformance.cases.query_kinds import QUERY_KINDS
 from ginspec.conformance.cases.store import SCHEMA_DIR
 from ginspec.conformance.serve import handle
-from ginspec.conformance.cases.query_kinds import QUERY_KINDS
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "docs" / "_ext"))
