@@ -871,3 +871,40 @@ LIVE_MUTANTS: dict[type[Mutant], str] = {
 }
 """The mutants ``ginspec conform --live`` must find within 1,000 hands and shrink to a case
 failing for the clause each breaks (docs/conformance/live.md)."""
+
+
+class TableKnockPenaltyNotReduced(Mutant):
+    """After a knock at the table each defender is charged his whole deadwood, where
+    TABLE.PENALTY charges his deadwood minus the knocker's. The hand is played as the reference
+    plays it; only the penalties of the result are wrong."""
+
+    breaks = "TABLE.PENALTY"
+
+    def result(self) -> JSONObject | None:
+        res = super().result()
+        if res is None or "penalties" not in res or res["outcome"] != "knock":
+            return res
+        knocker = int(res["knocker"])
+        return {**res, "penalties": [0 if s == knocker else int(d)
+                                     for s, d in enumerate(res["deadwood"])]}
+
+
+class TablePrizeWindowHalved(Mutant):
+    """Splits a table game's prize pool with a window of 25 points behind the winner instead of
+    the ruleset's prize_window (TABLE.PRIZE: 50 under serbian-online)."""
+
+    breaks = "TABLE.PRIZE"
+
+    def query(self, what: str, args: Mapping[str, Any], profile: str | None,
+              overrides: Mapping[str, Any]) -> JSONObject:
+        if what == "prize":
+            window = int(ruleset(profile or "serbian-online", dict(overrides))["prize_window"])
+            overrides = {**overrides, "prize_window": window // 2}
+        return super().query(what, args, profile, overrides)
+
+
+TABLE_LIVE_MUTANTS: dict[type[Mutant], str] = {
+    cls: cls.breaks for cls in (TableKnockPenaltyNotReduced, TablePrizeWindowHalved)
+}
+"""The table mutants ``ginspec conform --live --players N`` must find and shrink to a case
+failing for the clause each breaks (docs/conformance/live.md, tests/test_live_table.py)."""

@@ -43,6 +43,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--ginspec-rules", metavar="FILE",
                     help="--ginspec-live: the ruleset to play (TOML: profile and [set]); default "
                     "the one --ginspec-profile, else the adapter's declared rules")
+    group.addoption("--ginspec-live-players", type=int, metavar="N",
+                    help="--ginspec-live: play seed 001's table game at N seats (3 or 4)")
     group.addoption("--ginspec-live-out", default=".", metavar="DIR",
                     help="--ginspec-live: folder for the shrunk case of a divergence")
     group.addoption("--ginspec-timeout", type=float, default=10.0, metavar="S",
@@ -154,7 +156,8 @@ class LiveItem(_ExplainedItem):
         self.shared.get()
         adapter, hello = self.shared.adapter, self.shared.hello
         assert adapter is not None and hello is not None
-        run = LiveRun(adapter, hello, self._rules(hello), expect_fail=self.expect)
+        run = LiveRun(adapter, hello, self._rules(hello), expect_fail=self.expect,
+                      players=self.config.getoption("--ginspec-live-players"))
         try:
             run_state_machine_as_test(machine_for(run), settings=live_settings(
                 run, max_examples=settings().max_examples, parent=settings()))

@@ -22,7 +22,8 @@ A difference has a stable ID (``live.result.points.gin``, ``live.verdict.discard
 …). IDs listed in an expect-fail file are counted and played past (a refused step ends that
 game); any other is a failure, shrunk by Hypothesis and written as an ordinary case file naming
 its clause. ``ginspec conform --live`` runs the machine (:func:`run_live`); ``pytest
---ginspec-adapter`` runs it as a stateful test.
+--ginspec-adapter`` runs it as a stateful test. With ``--players 3`` or ``4`` the table game's
+machine (:mod:`.stateful_table`) runs instead, sharing :class:`Lockstep` and everything here.
 """
 
 from __future__ import annotations
@@ -32,11 +33,10 @@ import json
 import math
 import random
 import time
-from collections import Counter
-from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass, field, replace
+from collections.abc import Iterator, Mapping
+from dataclasses import replace
 from pathlib import Path
-from typing import Any, ClassVar, Final, TextIO
+from typing import Any, ClassVar, TextIO
 
 from ginspec.conformance.adapters.base import Adapter, AdapterFault, Hello, Unsupported
 from ginspec.conformance.adapters.reference_game import (
@@ -47,7 +47,7 @@ from ginspec.conformance.adapters.reference_game import (
     observation,
 )
 from ginspec.conformance.cases import Case
-from ginspec.conformance.compare import check_checkpoint, check_result, check_verdict
+from ginspec.conformance.compare import check_result, check_verdict
 from ginspec.conformance.generate.games import DEAL_CLAUSES, known
 from ginspec.conformance.generate.playouts import (
     action_clause,
@@ -56,10 +56,45 @@ from ginspec.conformance.generate.playouts import (
     probes,
     rejection_of,
 )
+from ginspec.conformance.generate.table import BASE_CLAUSES as TABLE_BASE
 from ginspec.conformance.mismatch import Mismatch
-from ginspec.reference.game import Deal, HandState, format_action, rules_for_profile
+from ginspec.conformance.stateful_core import (
+    BEFORE_SHOWDOWN,
+    COMPARED,
+    GAME_SEED,
+    GIN_STYLE,
+    HAND_STEPS,
+    MATCH_CLAUSES,
+    MATCH_DEALS,
+    MATCH_OF,
+    MATCH_STEPS,
+    MAX_NEW,
+    MAX_ROUNDS,
+    MIN_EXAMPLES,
+    NEXT_HAND,
+    PICK,
+    PROBE_EVERY,
+    ROUND_EXAMPLES,
+    SCORE_CLAUSES,
+    SEEDS,
+    SENSIBLE_OF,
+    SHRINK_SECONDS,
+    STEPS_PER_HAND,
+    STYLE,
+    WALL_STYLE,
+    Divergence,
+    LiveRun,
+    LiveStats,
+    Lockstep,
+    Trace,
+    _can,
+    _sensible_pick,
+    _verb,
+)
+from ginspec.conformance.stateful_table import TableMachine
+from ginspec.reference.game import Deal, HandState, format_action
 from ginspec.reference.game.match import MatchState, hand_seed
-from ginspec.reference.game.state import CHANCE, Phase
+from ginspec.reference.game.state import CHANCE
 from ginspec.reference.game.strategies import GreedyStrategy
 from ginspec.reference.melds import min_deadwood
 from ginspec.spec.cards import NUM_CARDS, card_str, card_value, cards_of, parse_cards
@@ -71,8 +106,6 @@ from hypothesis import Phase as HPhase
 from hypothesis import strategies as st
 from hypothesis.errors import Unsatisfiable
 from hypothesis.stateful import (
-    RuleBasedStateMachine,
-    RuleStrategy,
     initialize,
     invariant,
     precondition,
@@ -80,206 +113,29 @@ from hypothesis.stateful import (
     run_state_machine_as_test,
 )
 
-COMPARED: Final = ("phase", "to_act", "hand_sizes", "discard_top", "stock_size")
-"""The observation fields every adapter reports (PROTOCOL.md, ``observe``)."""
-MATCH_DEALS: Final = 40
-"""Decks sent with ``new_match``; a match of more hands ends the example there."""
-HAND_STEPS: Final = 400
-MATCH_STEPS: Final = 1500
-"""``stateful_step_count`` of one example: a few hands, or about one match."""
-SHRINK_SECONDS: Final = 35
-"""``ginspec conform --live`` stops shrinking after this long (the issue's bound is 60 s)."""
-MAX_NEW: Final = 10
-"""A live run stops after this many distinct new divergences."""
-ROUND_EXAMPLES: Final = 20
-"""Examples per Hypothesis run ("round"); a live run plays rounds until it has its hands."""
-MIN_EXAMPLES: Final = 4
-"""A round's examples are at least this many (Hypothesis's first example is its simplest, all
-greedy moves); a short run plays short examples."""
-MAX_ROUNDS: Final = 10_000
-STEPS_PER_HAND: Final = 45
-"""About the steps of one hand (probes included), to size the examples of a short run."""
-SEEDS = st.integers(0, 2**32 - 1)
-PICK = st.integers(0, 255)
-SENSIBLE_OF: Final = 4
-"""``pick % 4`` 0-2 plays the sensible option, 3 the drawn option ``pick // 4``: three draws in
-four are sensible play, and the simplest draw (0, where Hypothesis starts and shrinks) is."""
-STYLE = st.integers(0, 4)
-GIN_STYLE: Final = 3
-WALL_STYLE: Final = 4
-"""Of five single hands, one waits for gin (it knocks only to go gin) and one is played to the
-wall (no knock by choice). A match's first hand takes the style drawn, its later hands the
-other styles in turn (a match reaches its target sooner without voids played on purpose)."""
-MATCH_OF: Final = 8
-"""``match % 8`` 0-6 (seven games in eight) is a whole match when the adapter declares
-``match``, 7 a single hand: a match takes ten or more hands, and one whole match per 20 hands
-is the aim."""
-GAME_SEED: Final = 0x9E3779B1
-"""Game ``g`` of an example is dealt from ``drawn seed + g * GAME_SEED`` (mod 2**32), so an
-example whose draws repeat (Hypothesis's simplest example, all zeros) still plays new deals."""
-BEFORE_SHOWDOWN: Final = frozenset({Phase.OFFER_NON_DEALER, Phase.OFFER_DEALER, Phase.FIRST_DRAW,
-                                     Phase.DRAW, Phase.DISCARD, Phase.WALL, Phase.WALL_KNOCK})
-NEXT_HAND: Final = frozenset({Phase.OFFER_NON_DEALER.value, Phase.OFFER_DEALER.value})
-"""The phases a match's next hand opens in (under an upcard offer, FIRST.UPCARD-OFFER)."""
-PROBE_EVERY: Final = 3
-"""The illegal-action rule is enabled on every third step (probes take no game forward)."""
-SCORE_CLAUSES: Final = {"knock": "SCORE.KNOCK", "gin": "SCORE.GIN", "big_gin": "SCORE.BIG-GIN",
-                        "undercut": "SCORE.UNDERCUT", "tie": "SCORE.TIE",
-                        "gin_cancelled": "SCORE.ZERO-CANCELS", "void": "SCORE.VOID"}
-"""The clause that scores each outcome (chapter 9)."""
-MATCH_CLAUSES: Final = {"winner": "MATCH.TARGET", "hands": "MATCH.TARGET",
-                        "match_totals": "MATCH.CUMULATIVE", "final_totals": "MATCH.GAME-BONUS",
-                        "settlement": "MATCH.GAME-BONUS"}
-"""The clause blamed for each field of a match result."""
-
-
-class Divergence(AssertionError):
-    """The adapter and the reference disagree; ``ident`` is stable across runs and seeds."""
-
-    def __init__(self, ident: str, message: str, clause: str):
-        super().__init__(f"{ident}: {message}")
-        self.ident = ident
-        self.message = message
-        self.clause = clause
-
-
-@dataclass
-class LiveStats:
-    """What a live run played (hands compared to the end; shrinking is not counted)."""
-
-    hands: int = 0
-    showdowns: int = 0
-    outcomes: Counter[str] = field(default_factory=Counter)
-    matches: int = 0
-    steps: int = 0
-    declined: int = 0
-    known: Counter[str] = field(default_factory=Counter)
-    seconds_adapter: float = 0.0
-    seconds_total: float = 0.0
-
-
-@dataclass
-class Trace:
-    """One game as a case: its deals, the steps sent, the last comparison and the result."""
-
-    kind: str
-    seed: int
-    deals: list[dict[str, Any]]
-    steps: list[dict[str, Any]] = field(default_factory=list)
-    checkpoint: dict[str, Any] = field(default_factory=dict)
-    result: dict[str, Any] | None = None
-    blame: dict[str, str] = field(default_factory=dict)
-
-
-@dataclass
-class LiveRun:
-    """One live run's settings and what it has found (shared by every example of the run)."""
-
-    adapter: Adapter
-    hello: Hello
-    rules: Ruleset
-    hands: int | None = None
-    """Stop generating after this many hands (None: Hypothesis's own max_examples decide)."""
-    expect_fail: Mapping[str, str] = field(default_factory=dict)
-    stats: LiveStats = field(default_factory=LiveStats)
-    found: dict[str, str] = field(default_factory=dict)
-    """New divergences found by earlier rounds of this run: played past like expected ones."""
-    failure: tuple[Divergence, Trace] | None = None
-    failing: bool = False
-    found_at: dict[str, tuple[int, float]] = field(default_factory=dict)
-    """Each new divergence: the hand it was first seen in and when (``perf_counter``)."""
-
-    def __post_init__(self) -> None:
-        caps = set(self.hello.capabilities)
-        for part in ("melding", "layoff"):
-            if {f"{part}.explicit", f"{part}.automatic"} <= caps:
-                raise GinspecError(f"--live: the adapter declares both {part}.explicit and "
-                                   f"{part}.automatic (PROTOCOL.md: they exclude each other)")
-        reason = self.hello.rules_reason(self.rules.name, self.rules.overrides)
-        if reason is not None:
-            raise GinspecError(f"--live: the adapter cannot play these rules: {reason}")
-        if "hand" not in caps:
-            raise GinspecError("--live: the adapter does not declare 'hand'")
-        self.matches = "match" in caps
-        self.legal = "legal-actions" in caps
-        self.codes = "rejection-codes" in caps
-        self.melding = "melding.automatic" in caps
-        self.layoffs = "layoff.automatic" in caps
-        self.showdown = self.melding or "melding.explicit" in caps
-        self.explicit_layoffs = "layoff.explicit" in caps
-        self.deal_engine = "deal.engine" in caps
-        self.game_rules = rules_for_profile(self.rules.name, self.rules.overrides)
-
-    def expected(self, ident: str) -> bool:
-        return ident in self.expect_fail or ident in self.found
-
-    @property
-    def counting(self) -> bool:
-        return not self.failing
-
-
-def _sensible_pick(pick: int) -> bool:
-    return pick % SENSIBLE_OF != SENSIBLE_OF - 1
-
-
-def _verb(action: str) -> str:
-    return action.split()[0]
-
-
-def _can(*verbs: str) -> Callable[[LiveMachine], bool]:
-    def enabled(self: LiveMachine) -> bool:
-        return self.playing and any(self.options(v) for v in verbs)
-    enabled.__name__ = f"can_{'_'.join(verbs)}"
-    return enabled
+__all__ = [
+    "Divergence", "LiveMachine", "LiveRun", "LiveStats", "Lockstep", "TableMachine", "Trace",
+    "case_of", "live_settings", "machine_for", "play_live", "read_engine_deal", "run_live",
+    "write_case",
+]
+"""The live mode's public names (the shared ones are defined in :mod:`.stateful_core`)."""
 
 
 def _playing(self: LiveMachine) -> bool:
     return self.playing and self.state.to_move not in (None, CHANCE)
 
 
-class _EnabledRule(RuleStrategy):
-    """The next step's rule, drawn among the rules whose preconditions hold, and its arguments.
-
-    Hypothesis's own rule strategy draws from every rule and retries until one is enabled (and
-    switches rules off per example, swarm testing): about ten choices a step, so an example hit
-    Hypothesis's size bound after some 500 steps, short of a whole match. One choice picks the
-    rule here, so an example holds ``stateful_step_count`` steps; the greedy player's move
-    comes first, so the simplest draw (where Hypothesis starts and shrinks) plays it."""
-
-    def __init__(self, machine: RuleBasedStateMachine):
-        super().__init__(machine)
-        self.rules = sorted(self.rules, key=lambda r: r.function.__name__ != "strategy")
-
-    def do_draw(self, data: Any) -> tuple[Any, dict[str, Any]]:
-        machine = self.machine
-        enabled = [r for r in self.rules if all(p(machine) for p in r.preconditions)]
-        if not enabled:
-            raise AssertionError(f"the live machine has no enabled rule in {machine!r}")
-        rule = enabled[data.draw_integer(0, len(enabled) - 1)] if len(enabled) > 1 \
-            else enabled[0]
-        return rule, {k: data.draw(s) for k, s in rule.arguments_strategies.items()}
-
-
-class LiveMachine(RuleBasedStateMachine):
+class LiveMachine(Lockstep):
     """Plays ``run.adapter`` against the reference (build one with :func:`machine_for`)."""
 
-    run: ClassVar[LiveRun]
     greedy: ClassVar[GreedyStrategy] = GreedyStrategy()
 
     def __init__(self) -> None:
         super().__init__()
-        self._rules_strategy = _EnabledRule(self)
-        self.playing = False
         self.hand: HandState | None = None
         self.match: MatchState | None = None
         self.deals: list[Deal] = []
         self.sent: list[tuple[int | str, str]] = []
-        self.trace = Trace("hand", 0, [])
-        self.seen: set[str] = set()
-        self.ignored: set[str] = set()
-        self.shared: tuple[HandState, frozenset[str]] | None = None
-        """After a known difference in legal actions: the position and the actions both allow
-        there (the only ones this position plays)."""
         self.compared: int = -1
         self.hand_starts: list[int] = [0]
         """Where each hand of a match begins in the trace's steps."""
@@ -336,13 +192,6 @@ class LiveMachine(RuleBasedStateMachine):
         """The legal actions of one verb this game may play (the actions both sides allow,
         after a known difference in legal actions; no voluntary knock in a game to the wall)."""
         return self._index()[2].get(verb, []) if self.playing else []
-
-    def _call(self, name: str, *args: Any) -> Any:
-        start = time.perf_counter()
-        try:
-            return getattr(self.run.adapter, name)(*args)
-        finally:
-            self.run.stats.seconds_adapter += time.perf_counter() - start
 
     # --- starting a game ---------------------------------------------------------------------
 
@@ -407,11 +256,6 @@ class LiveMachine(RuleBasedStateMachine):
 
     # --- the decisions -----------------------------------------------------------------------
 
-    @precondition(_can("draw-stock"))
-    @rule()
-    def draw_stock(self) -> None:
-        self._play("draw-stock")
-
     @precondition(_can("take-discard"))
     @rule(pick=PICK)
     def take_discard(self, pick: int) -> None:
@@ -442,32 +286,6 @@ class LiveMachine(RuleBasedStateMachine):
     def big_gin(self) -> None:
         self._play("big-gin")
 
-    @precondition(_can("discard"))
-    @rule(pick=PICK)
-    def discard(self, pick: int) -> None:
-        self._choose("discard", pick)
-
-    @precondition(_can("knock"))
-    @rule(pick=PICK)
-    def knock(self, pick: int) -> None:
-        self._choose("knock", pick)
-
-    @precondition(_can("declare"))
-    @rule(pick=PICK)
-    def declare(self, pick: int) -> None:
-        self._choose("declare", pick)
-
-    @precondition(_can("meld"))
-    @rule(pick=PICK)
-    def meld(self, pick: int) -> None:
-        self._choose("meld", pick)
-
-    @precondition(_can("layoff", "done"))
-    @rule(pick=PICK)
-    def lay_off(self, pick: int) -> None:
-        """Lay off a card (LAYOFF.*), or say done; sensible play lays off what the greedy
-        defender would."""
-        self._choose("layoff", pick, also=("done",))
 
     @precondition(lambda self: self.playing and self.state.to_move == CHANCE)
     @rule()
@@ -552,12 +370,7 @@ class LiveMachine(RuleBasedStateMachine):
                 # (a wrong dealer refuses the step, a match played past its target goes on)
                 self.trace.deals = [_deal_json(d) for d in
                                     self.deals[:len(self.match.results) + 1]]
-        self.trace.steps.append({"player": who, "action": action, "expect": expect,
-                                 "clause": clause})
-        if run.counting:
-            run.stats.steps += 1
-        verdict = self._call("apply", who, action)
-        bad = check_verdict(expect, verdict.accepted, verdict.code, run.codes)
+        verdict, bad = self._send(who, action, expect, clause)
         if bad is not None:
             if ends and self._match_goes_on():
                 # the engine named another dealer: if a hand scored differently, that is the
@@ -646,42 +459,23 @@ class LiveMachine(RuleBasedStateMachine):
             return
         self.compared = len(self.trace.steps)
         state = self.state
-        point: dict[str, Any] = {"after": len(self.trace.steps)}
-        point.update({k: v for k, v in observation(state).items()
-                      if k in COMPARED and k not in self.ignored})
-        legal = None
-        if self.run.legal and not state.is_over:
-            legal = self._call("legal_actions")
-            point["legal_actions"] = sorted(self.legal())
-        actual = self._call("observe")
-        if "hands" in actual and "hands" not in self.ignored and state.phase in BEFORE_SHOWDOWN:
-            # an adapter that shows the hands (the peers) is compared on them before the
-            # showdown, where both sides' hands are plain sets of cards
-            point["hands"] = [[card_str(c) for c in cards_of(h)] for h in state.hands]
-        bad = check_checkpoint(point, actual, legal)
-        self.trace.checkpoint = point
-        if bad is not None and bad.field == "legal_actions":
-            self._legal_differ(point["legal_actions"], legal or [])
-        elif bad is not None:
+
+        def hands(actual: Mapping[str, Any], point: dict[str, Any]) -> None:
+            if "hands" in actual and "hands" not in self.ignored and \
+                    state.phase in BEFORE_SHOWDOWN:
+                # an adapter that shows the hands (the peers) is compared on them before the
+                # showdown, where both sides' hands are plain sets of cards
+                point["hands"] = [[card_str(c) for c in cards_of(h)] for h in state.hands]
+        bad, actual = self._checkpoint(observation(state), None if state.is_over or
+                                       not self.run.legal else self.legal(), hands)
+        if bad is not None:
             self._observation_differs(bad, actual)
         ended, self.ended = self.ended, None
         if ended is not None and self.playing:
             self._finish(ended)
 
-    def _legal_differ(self, want: list[str], got: list[str]) -> None:
-        state = self.state
-        missing, extra = sorted(set(want) - set(got)), sorted(set(got) - set(want))
-        tags = sorted({f"missing-{_verb(a)}" for a in missing} | {f"extra-{_verb(a)}" for a in extra})
-        first = (missing or extra)[0]
-        clause = action_clause(state, first)
-        self.trace.checkpoint["clause"] = clause
-        ident = f"live.legal-actions.{state.phase.value}.{'.'.join(tags)}"
-        self._diverge(ident, f"after step {len(self.trace.steps)}: legal actions: missing "
-                      f"{missing}, extra {extra}", clause, fatal=False)
-        shared = frozenset(want) & frozenset(got)
-        if not shared:
-            self.playing = False
-        self.shared, self._legal = (state, shared), None
+    def _action_clause(self, action: str) -> str:
+        return action_clause(self.state, action)
 
     def _observation_differs(self, bad: Mismatch, actual: Mapping[str, Any]) -> None:
 
@@ -847,43 +641,6 @@ class LiveMachine(RuleBasedStateMachine):
         trail = [c for c in result.score.clauses if c.startswith(("SCORE.", "OKLAHOMA."))]
         return trail[0] if trail else scored
 
-    def _diverge(self, ident: str, message: str, clause: str, *, fatal: bool) -> None:
-        run = self.run
-        if run.expected(ident):
-            if ident not in self.seen and run.counting:
-                run.stats.known[ident] += 1
-            self.seen.add(ident)
-            if fatal:
-                self.playing = False
-            return
-        divergence = _kind_of(ident)(ident, message, clause)
-        if not run.failing:
-            run.found_at[ident] = (run.stats.hands + 1, time.perf_counter())
-        run.failing = True
-        run.failure = (divergence, _copy(self.trace))
-        raise divergence
-
-    def teardown(self) -> None:
-        self.playing = False
-
-
-_KINDS: dict[str, type[Divergence]] = {}
-
-
-def _kind_of(ident: str) -> type[Divergence]:
-    """One exception class per divergence ID: Hypothesis tells failures apart by their type,
-    so it shrinks each divergence as itself and never trades it for another."""
-    if ident not in _KINDS:
-        _KINDS[ident] = type(f"Divergence[{ident}]", (Divergence,), {})
-    return _KINDS[ident]
-
-
-def _copy(trace: Trace) -> Trace:
-    return Trace(trace.kind, trace.seed, list(trace.deals), [dict(s) for s in trace.steps],
-                 dict(trace.checkpoint), None if trace.result is None else dict(trace.result),
-                 dict(trace.blame))
-
-
 def _seeded(seed: int, k: int) -> Deal:
     deck = list(range(NUM_CARDS))
     random.Random(seed if k == 0 else hand_seed(seed, k)).shuffle(deck)
@@ -926,9 +683,11 @@ def read_engine_deal(data: object, dealer: int, eleven: bool
     return deal, "", ""
 
 
-def machine_for(run: LiveRun) -> type[LiveMachine]:
-    """A :class:`LiveMachine` subclass bound to ``run`` (one class per run)."""
-    return type(f"LiveMachine_{run.hello.name.replace('-', '_')}", (LiveMachine,), {"run": run})
+def machine_for(run: LiveRun) -> type[Lockstep]:
+    """A :class:`LiveMachine` subclass bound to ``run`` (one class per run); the table game's
+    machine when ``run.players`` is set."""
+    base: type[Lockstep] = TableMachine if run.players is not None else LiveMachine
+    return type(f"{base.__name__}_{run.hello.name.replace('-', '_')}", (base,), {"run": run})
 
 
 def live_settings(run: LiveRun, *, max_examples: int, steps: int | None = None,
@@ -963,13 +722,28 @@ def _shrink_budget(seconds: float) -> Iterator[None]:
 # --- the case a divergence becomes -------------------------------------------------------------
 
 def case_of(run: LiveRun, divergence: Divergence, trace: Trace) -> Case:
-    """The shrunk game as an ordinary case file (origin ``generated``), blaming its clause."""
+    """The shrunk game as an ordinary case file (origin ``generated``), blaming its clause: a
+    hand, a match or a table hand, or (a table game's accounting) the query it was asked as."""
+    table = run.players is not None
+    tail = divergence.ident.removeprefix("live.").replace("_", "-")
+    name = f"live.{run.rules.name}.{f'p{run.players}.' if table else ''}{tail}.s{trace.seed}"
+    clause = divergence.clause if divergence.clause in registry() else None
+    source: dict[str, Any] = {"generator": "ginspec conform --live", "seed": trace.seed,
+                              "divergence": divergence.ident, **trace.blame}
+    about = f"live divergence against {run.hello.name} {run.hello.version}: {divergence.message}"
+    if trace.query is not None:
+        assert trace.result is not None
+        return Case.make(id=name, kind="query", origin="generated", description=about,
+                         clauses=known([divergence.clause]), decides=[clause] if clause else [],
+                         profile=run.rules.name, overrides=run.rules.overrides,
+                         requires=[f"query.{trace.query['what']}"], source=source,
+                         query=trace.query, expect=trace.result)
     steps = [{k: v for k, v in s.items() if k != "clause" or v in registry()}
              for s in trace.steps]
     point = {k: v for k, v in trace.checkpoint.items() if k != "clause" or v in registry()}
     point["after"] = min(int(point.get("after", len(steps))), len(steps))
     verbs = {_verb(str(s["action"])) for s in steps if s["expect"] == "accepted"}
-    requires = [trace.kind]
+    requires = [f"table-game.{run.players}" if table else trace.kind]
     if "legal_actions" in point:
         requires.append("legal-actions")
     if divergence.ident.endswith(".code"):
@@ -986,16 +760,10 @@ def case_of(run: LiveRun, divergence: Divergence, trace: Trace) -> Case:
     fields: dict[str, Any] = {}
     if divergence.ident.startswith(("live.result.", "live.match.")) and trace.result is not None:
         fields["result"] = trace.result
-    clause = divergence.clause if divergence.clause in registry() else None
-    source: dict[str, Any] = {"generator": "ginspec conform --live", "seed": trace.seed,
-                              "divergence": divergence.ident, **trace.blame}
-    tail = divergence.ident.removeprefix("live.").replace("_", "-")
     return Case.make(
-        id=f"live.{run.rules.name}.{tail}.s{trace.seed}.n{len(steps)}", kind=trace.kind,
-        origin="generated",
-        description=f"live divergence against {run.hello.name} {run.hello.version}: "
-                    f"{divergence.message}",
-        clauses=known([*DEAL_CLAUSES, *(str(s.get("clause", "")) for s in steps),
+        id=f"{name}.n{len(steps)}", kind=trace.kind, origin="generated", description=about,
+        clauses=known([*(TABLE_BASE if table else DEAL_CLAUSES),
+                       *(str(s.get("clause", "")) for s in steps),
                        divergence.clause]) or ["ACTION.PHASE"],
         violates=known(str(s.get("clause", "")) for s in steps if s["expect"] != "accepted"),
         decides=[clause] if clause else [],
@@ -1057,12 +825,14 @@ def play_live(run: LiveRun, *, seed: int, examples: int = ROUND_EXAMPLES,
 
 def run_live(adapter: Adapter, hello: Hello, rules: Ruleset, *, seed: int, hands: int,
              out: Path, stdout: TextIO, expect_fail: Mapping[str, str] | None = None,
-             max_examples: int | None = None, max_new: int | None = None) -> int:
+             max_examples: int | None = None, max_new: int | None = None,
+             players: int | None = None) -> int:
     """``ginspec conform --live``: 0 no new divergence, 1 new divergences (cases written, at
-    most ``max_new``), 2 adapter faults."""
+    most ``max_new``), 2 adapter faults. ``players`` 3 or 4: the table game."""
     if hands < 1:
         raise GinspecError("--hands: must be at least 1")
-    run = LiveRun(adapter, hello, rules, hands=hands, expect_fail=dict(expect_fail or {}))
+    run = LiveRun(adapter, hello, rules, hands=hands, expect_fail=dict(expect_fail or {}),
+                  players=players)
     try:
         new = play_live(run, seed=seed, examples=max_examples or ROUND_EXAMPLES,
                         max_new=max_new or MAX_NEW)
@@ -1073,11 +843,13 @@ def run_live(adapter: Adapter, hello: Hello, rules: Ruleset, *, seed: int, hands
         print(f"adapter error: protocol: declined after the opening request: {exc}", file=stdout)
         return 2
     s = run.stats
-    name = rules.name + (f" with {rules.overrides}" if rules.overrides else "")
+    name = rules.name + (f" with {rules.overrides}" if rules.overrides else "") + \
+        (f" at {players} seats" if players else "")
+    whole = "game(s) to the penalty limit" if players else "match(es) to the target"
     rate = f"{100 * s.showdowns / s.hands:.0f} %" if s.hands else "-"
     verdict = f"{len(new)} new divergence(s)" if new else "no divergence"
     print(f"{verdict} in {s.hands} hand(s) of {name} from seed {seed}: {s.showdowns} "
-          f"showdown(s) ({rate}), {s.matches} match(es) to the target, {s.steps} step(s)"
+          f"showdown(s) ({rate}), {s.matches} {whole}, {s.steps} step(s)"
           + (f" ({s.declined} deal(s) declined by the adapter and replaced)" if s.declined
              else ""), file=stdout)
     if s.outcomes:

@@ -185,6 +185,9 @@ def register(sub: Any) -> None:
                    help="--live: Hypothesis examples per round (default 20)")
     p.add_argument("--max-new", type=positive_int, metavar="N",
                    help="--live: stop after N new divergences, each shrunk (default 10)")
+    p.add_argument("--players", type=positive_int, metavar="N",
+                   help="--live: play seed 001's table game at N seats (3 or 4; a table profile "
+                   "such as serbian-online, an adapter declaring table-game.N)")
     p.add_argument("--out", type=Path, default=Path("."), help="--live: folder for the shrunk case")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.add_argument("-v", "--verbose", action="store_true",
@@ -216,6 +219,9 @@ def _hello(adapter: Adapter) -> Hello:
 def _refuse_for_mode(args: argparse.Namespace) -> None:
     """--smoke and --live write no report and play no suite: the options that would be ignored
     are refused, one line naming them."""
+    if args.players is not None and not args.live:
+        raise CaseFormatError("--players: only --live plays table hands (the suite's table "
+                              "cases name their seats)")
     mode = "--smoke" if args.smoke else "--live" if args.live else None
     if mode is None:
         return
@@ -419,7 +425,8 @@ def _run_mode(args: argparse.Namespace) -> int:
         expect = read_expect_fail(expect_fail_path(lists[0])) if lists else {}
         code: int = run_live(adapter, hello, rules, seed=args.seed, hands=args.hands,
                              out=args.out, stdout=sys.stdout, expect_fail=expect,
-                             max_examples=args.max_examples, max_new=args.max_new)
+                             max_examples=args.max_examples, max_new=args.max_new,
+                             players=args.players)
         if code == 1:
             _explain_shrunk_case(args, adapter, hello, rules.name)
         return code
