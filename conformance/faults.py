@@ -11,7 +11,8 @@ hand, match or table case at the request after its opening one (mid-case). Some 
 and prints one row per fault: did the run finish, its exit code, result lines written against
 cases selected, whether every status is the one the fault calls for (an adapter error naming the
 fault on the triggered cases, the reference's own pass elsewhere), processes of the run still
-alive afterwards (orphans), and seconds. ``docs/reliability.md`` holds the table.
+alive afterwards (orphans), seconds, and ginspec's own peak memory (measured inside the
+exec'd process: :func:`run_measured`). ``docs/reliability.md`` holds the table.
 """
 
 from __future__ import annotations
@@ -285,7 +286,8 @@ class Row:
     statuses_right: bool
     orphans: int
     seconds: float
-    peak_mb: float
+    peak_mb: float | None
+    """ginspec's own peak resident size (MB, after exec; None when it was killed or unknown)."""
     note: str = ""
     statuses: Mapping[str, str] = field(default_factory=dict, repr=False)
 
@@ -337,7 +339,9 @@ def run_fault(fault: Fault, cases: Sequence[Case], suite_args: Sequence[str], ti
             spec = f"cmd:{engine}"
         env = {**os.environ, MARK: mark, "GINSPEC_FAULT_STATE": str(work / "state"),
                "GINSPEC_FAULT_LAUNCHER": str(launcher)}
-        argv = [sys.executable, "-m", "ginspec.conformance.cli", "conform", "--adapter", spec,
+        peak_file = work / "peak"
+        argv = [sys.executable, "-m", "ginspec.conformance.faults", "--peak", str(peak_file),
+                "conform", "--adapter", spec,
                 "--timeout", str(timeout), "--startup-timeout", str(startup),
                 "--max-restarts", str(max_restarts), "--no-progress",
                 "--json", str(report), "--junit", str(junit), *suite_args]
@@ -351,8 +355,9 @@ def run_fault(fault: Fault, cases: Sequence[Case], suite_args: Sequence[str], ti
             while time.monotonic() - start < limit and _case_lines(report) < 20:
                 time.sleep(0.05)
             proc.send_signal(signal.SIGTERM)
-        code, peak, finished = _wait(proc.pid, start + limit)
+        code, finished = _wait(proc.pid, start + limit)
         seconds = time.monotonic() - start
+        peak = _read_peak(peak_file)
         reader.join(timeout=5)
         proc.returncode = code
         time.sleep(0.2)
@@ -373,22 +378,54 @@ def _case_lines(report: Path) -> int:
         return 0
 
 
-def _wait(pid: int, deadline: float) -> tuple[int | None, float, bool]:
-    """Exit code, peak memory (MB, the run and its adapters) and whether it ended in time;
-    a run still going at ``deadline`` is killed."""
+def _wait(pid: int, deadline: float) -> tuple[int | None, bool]:
+    """Exit code and whether the run ended in time; a run still going at ``deadline`` is
+    killed."""
     finished = True
     while True:
-        done, status, usage = os.wait4(pid, os.WNOHANG)
+        done, status = os.waitpid(pid, os.WNOHANG)
         if done:
             break
         if time.monotonic() > deadline:
             finished = False
             with contextlib.suppress(OSError):
                 os.kill(pid, signal.SIGKILL)
-            done, status, usage = os.wait4(pid, 0)
+            done, status = os.waitpid(pid, 0)
             break
         time.sleep(0.05)
-    return os.waitstatus_to_exitcode(status), usage.ru_maxrss / 1024, finished
+    return os.waitstatus_to_exitcode(status), finished
+
+
+def peak_mb() -> float | None:
+    """This process's peak resident size in MB since it was exec'd (Linux ``VmHWM``; None
+    elsewhere). Unlike ``ru_maxrss`` it does not count what a forked child inherited from its
+    parent before exec (a child of a large test worker would start at the worker's size)."""
+    try:
+        for line in Path("/proc/self/status").read_text(encoding="ascii").splitlines():
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return None
+
+
+def run_measured(peak_file: Path, argv: Sequence[str]) -> int:
+    """``ginspec ARGV`` in this process, then its peak resident size (:func:`peak_mb`) written
+    to ``peak_file`` (how the harness measures ginspec's own memory, adapters excluded)."""
+    from ginspec.conformance.cli import main as cli
+
+    try:
+        return cli(list(argv))
+    finally:
+        peak = peak_mb()
+        peak_file.write_text("" if peak is None else f"{peak:.1f}\n", encoding="ascii")
+
+
+def _read_peak(peak_file: Path) -> float | None:
+    try:
+        return float(peak_file.read_text(encoding="ascii"))
+    except (OSError, ValueError):  # killed at the limit, or no /proc
+        return None
 
 
 def _judge(fault: Fault, cases: Sequence[Case], report: Path, junit: Path, code: int | None,
@@ -481,13 +518,16 @@ def table(rows: Sequence[Row]) -> str:
     body = "".join(
         f"| {r.fault} | {does.get(r.fault, '')} | {'yes' if r.finished else 'NO'} | {r.exit_code} "
         f"| {r.lines} / {r.cases} | {verdict(r)} "
-        f"| {r.orphans} | {r.seconds:.1f} | {r.peak_mb:.0f} |\n"
+        f"| {r.orphans} | {r.seconds:.1f} | {'-' if r.peak_mb is None else f'{r.peak_mb:.0f}'} |\n"
         for r in rows)
     return head + body
 
 
 def main(argv: Sequence[str]) -> int:
-    """``python -m ginspec.conformance.faults KIND [TIMEOUT]``: serve the reference with KIND."""
+    """``python -m ginspec.conformance.faults KIND [TIMEOUT [STARTUP]]``: serve the reference
+    with KIND; ``--peak FILE ARGS...``: run ``ginspec ARGS`` and write its peak memory to FILE."""
+    if len(argv) >= 2 and argv[0] == "--peak":
+        return run_measured(Path(argv[1]), argv[2:])
     if not argv or argv[0] not in (BASELINE.name, *FAULT_NAMES):
         print(f"usage: python -m ginspec.conformance.faults {{{','.join(FAULT_NAMES)}}} "
               "[TIMEOUT]", file=sys.stderr)

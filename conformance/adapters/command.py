@@ -10,8 +10,10 @@ calls :meth:`restart`: the whole process group is killed and reaped (children a 
 Replies are matched to requests by ``seq``: a late reply to an earlier request (one that timed
 out) is discarded and logged in :attr:`CommandAdapter.discarded`, never taken as the answer to
 another request; a second reply to a request of the current case is a protocol error of that
-case. A reply line is at most :data:`MAX_REPLY_BYTES` bytes (memory stays bounded whatever the
-process prints); stderr keeps its last :data:`STDERR_KEEP` characters.
+case. A reply line is at most :data:`MAX_REPLY_BYTES` bytes and at most :data:`QUEUED_LINES`
+lines wait to be read (a process that prints faster than the runner reads waits on its full pipe),
+so memory stays bounded whatever the process prints; stderr keeps its last :data:`STDERR_KEEP`
+characters.
 """
 
 from __future__ import annotations
@@ -47,6 +49,9 @@ _TOO_LONG = object()
 STDERR_KEEP = 4000
 MAX_REPLY_BYTES = 4 * 2**20
 """The longest reply line read (the largest reference reply is under 10 kB)."""
+QUEUED_LINES = 2
+"""How many read reply lines may wait for the runner; the reader waits when they are full, so at
+most ``(QUEUED_LINES + 2) * MAX_REPLY_BYTES`` bytes of replies are held at any time."""
 STARTUP_TIMEOUT = 30.0
 """Default ``--startup-timeout``: how long a started process has to answer ``hello``."""
 DISCARDED_KEEP = 50
@@ -202,7 +207,11 @@ class CommandAdapter(Adapter):
         self.startup = max(self.timeout, check_timeout(startup))
         """How long a freshly started process has to answer ``hello`` (engines start slowly)."""
         self._proc: subprocess.Popen[bytes] | None = None
-        self._lines: queue.Queue[object] = queue.Queue()
+        self._lines: queue.Queue[object] = queue.Queue(QUEUED_LINES)
+        self._pushed_back: object = None
+        """A line :meth:`end_case` took but left for the next request (EOF, a too-long line)."""
+        self._reading = threading.Event()
+        """Cleared when the process is killed: its reader stops waiting for room."""
         self._stderr: list[str] = []
         self._seq = 0
         self._case_seq = 1
@@ -229,17 +238,29 @@ class CommandAdapter(Adapter):
             ) from None
         except ValueError as exc:  # a NUL byte in an argument
             raise AdapterError(f"--adapter: cannot start {self.argv[0][:200]!r}: {exc}") from None
-        self._lines = queue.Queue()
+        self._lines = queue.Queue(QUEUED_LINES)
+        self._pushed_back = None
+        self._reading = threading.Event()
+        self._reading.set()
         self._stderr = []
         assert self._proc.stdout is not None and self._proc.stderr is not None
         threading.Thread(
-            target=self._pump, args=(self._proc.stdout, self._lines), daemon=True
+            target=self._pump, args=(self._proc.stdout, self._lines, self._reading), daemon=True
         ).start()
         threading.Thread(target=self._drain, args=(self._proc.stderr,), daemon=True).start()
 
     @staticmethod
-    def _pump(stream: IO[bytes], out: queue.Queue[object]) -> None:
-        """Reads reply lines; a line longer than MAX_REPLY_BYTES is skipped, never kept."""
+    def _pump(stream: IO[bytes], out: queue.Queue[object], reading: threading.Event) -> None:
+        """Reads reply lines; a line longer than MAX_REPLY_BYTES is skipped, never kept. When
+        QUEUED_LINES lines wait, it waits for room (until the process is killed)."""
+
+        def offer(item: object) -> bool:
+            while reading.is_set():
+                with contextlib.suppress(queue.Full):
+                    out.put(item, timeout=0.2)
+                    return True
+            return False
+
         with contextlib.suppress(OSError, ValueError):
             while True:
                 line = stream.readline(MAX_REPLY_BYTES + 1)
@@ -248,10 +269,12 @@ class CommandAdapter(Adapter):
                 if len(line) > MAX_REPLY_BYTES and not line.endswith(b"\n"):
                     while line and not line.endswith(b"\n"):
                         line = stream.readline(65536)
-                    out.put(_TOO_LONG)
-                    continue
-                out.put(line)
-        out.put(_EOF)
+                    item: object = _TOO_LONG
+                else:
+                    item = line
+                if not offer(item):
+                    return
+        offer(_EOF)
 
     def _drain(self, stream: IO[bytes]) -> None:
         with contextlib.suppress(OSError, ValueError):
@@ -276,6 +299,7 @@ class CommandAdapter(Adapter):
         proc, self._proc = self._proc, None
         if proc is None:
             return
+        self._reading.clear()
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(proc.pid, signal.SIGKILL)
         with contextlib.suppress(OSError, subprocess.TimeoutExpired):
@@ -354,11 +378,11 @@ class CommandAdapter(Adapter):
             return
         time.sleep(0)
         try:
-            line = self._lines.get_nowait()
+            line = self._next_line(0.0)
         except queue.Empty:
             return
         if line is _EOF or line is _TOO_LONG or not isinstance(line, bytes):
-            self._lines.put(line)
+            self._pushed_back = line
             return
         seq: object = None
         with contextlib.suppress(GinspecError):
@@ -368,6 +392,13 @@ class CommandAdapter(Adapter):
             raise self._fault(f"a second reply to seq {seq} (duplicate): {line[:200]!r}",
                               "protocol")
         self._discard(line, "unsolicited")
+
+    def _next_line(self, wait: float) -> object:
+        """The next reply line (or _EOF, _TOO_LONG), waiting at most ``wait`` seconds."""
+        line, self._pushed_back = self._pushed_back, None
+        if line is not None:
+            return line
+        return self._lines.get(timeout=wait) if wait > 0 else self._lines.get_nowait()
 
     def _discard(self, line: bytes, why: str) -> None:
         self.discarded.append(f"{why}: {line[:200]!r}")
@@ -386,7 +417,7 @@ class CommandAdapter(Adapter):
         deadline = time.monotonic() + wait
         while True:
             try:
-                line = self._lines.get(timeout=max(0.0, deadline - time.monotonic()))
+                line = self._next_line(max(1e-6, deadline - time.monotonic()))
             except queue.Empty:
                 late = f" (discarded: {self.discarded[-1]})" if self.discarded else ""
                 raise self._fault(f"no reply to {cmd} within {wait:g} s{late}",
