@@ -345,3 +345,16 @@ def test_bools_are_not_cards_dealers_or_players() -> None:
     with pytest.raises(GinspecError, match="player"):
         hand.apply("pass", player=True)  # type: ignore[arg-type]
     assert hand.apply("pass", player=1).to_move == 0
+
+
+@pytest.mark.parametrize("profile", ["three-player", "partnership", "hollywood"])
+def test_a_system_trace_names_a_hand_record_that_is_not_an_object(
+        profile: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    buffer = io.StringIO()
+    with redirect_stdout(buffer):
+        assert main(["play", "--profile", profile, "--seed", "1", "--json"]) == 0
+    trace = json.loads(buffer.getvalue())
+    trace["hands"] = [trace["hands"][0], 7, "x"]
+    path = _write(tmp_path, "trace.json", json.dumps(trace).encode())
+    assert main(["check-log", path]) == 2
+    assert capsys.readouterr().err.strip() == f"ginspec: error: {path}: hands[1]: expected an object"

@@ -97,6 +97,9 @@ def check_system_trace(data: dict[str, Any], rules: Rules) -> CheckReport:
     """Replay ``data`` (a three-player, partnership or Hollywood trace) under ``rules``; the first
     illegal step or wrong recorded value is the finding. Malformed traces raise TraceError."""
     hands = _get(data, "hands", list, "trace")
+    for i, record in enumerate(hands):
+        if not isinstance(record, dict):
+            raise TraceError(f"hands[{i}]: expected an object")
     params: Mapping[str, Any] = rules.params
     system = params["game_system"]
     counter = {"steps": 0, "hands": 0}
