@@ -1,6 +1,7 @@
 """The suite's numbers carry certificates (FORMAL.CERTIFICATE): every deadwood, best-discard and
-knock/gin verdict of a query case, and every knock verdict of a hand case, has its certificate in
-conformance/suite/certificates.jsonl.
+knock/gin verdict of a query case, every knock verdict of a hand case and every deadwood of a hand
+case's result (a showdown certificate: as recorded, or the best play's least defender deadwood) has
+its certificate in conformance/suite/certificates.jsonl.
 CI re-checks a deterministic sample plus every case this branch changed against main (strict
 fields, a Z3 re-proof, the independent checker), and runs the JavaScript checker on a sample."""
 
@@ -17,14 +18,21 @@ import pytest
 from ginspec.reference.proofs.suite_certificates import (
     CERTIFICATES,
     SUITE_DIR,
+    Question,
+    certificate,
     certified_cases,
     check_case,
     knock_claims,
     questions,
     read_certificates,
+    showdown_claims,
     verify_suite,
 )
+from ginspec.spec.cards import parse_cards
 from ginspec.spec.formal import checker
+from ginspec.spec.formal.rules import FormalRules
+from ginspec.spec.formal.showdown import check_showdown
+from ginspec.spec.formal.verify import verify
 
 ROOT = Path(__file__).resolve().parents[1]
 NODE_CHECKER = ROOT / "conformance" / "examples" / "node" / "check-certificate.mjs"
@@ -53,8 +61,105 @@ def test_every_certified_number_has_its_certificate() -> None:
     assert len(CASES) > 200
     missing = [q.key for case in CASES for q in questions(case) if q.key not in CERTS]
     assert not missing, missing[:5]
-    used = {q.key for case in CASES for q in questions(case)}
+    shown = [claim for case in CASES for claim in showdown_claims(case)]
+    assert all(claim.certificate is not None for claim in shown)
+    assert {claim.automatic for claim in shown} == {True, False}
+    used = {q.key for case in CASES for q in questions(case)} | {claim.key for claim in shown}
     assert set(CERTS) == used, sorted(set(CERTS) - used)[:5]
+
+
+def test_every_result_deadwood_of_a_hand_case_is_claimed() -> None:
+    """Each result with ``deadwood`` — the case's own and each ``rulesets`` entry's, per profile
+    the reference plays it under — has one showdown claim."""
+    hands = [c for c in CASES if c["kind"] == "hand"]
+    expected = 0
+    for case in hands:
+        for entry in case.get("rulesets") or [{"profiles": [case["profile"]]}]:
+            result = entry.get("result", case.get("result") if entry.get("stop") is None else None)
+            if result is not None and "deadwood" in result:
+                expected += len(entry["profiles"])
+    claimed = sum(len(showdown_claims(c)) for c in hands)
+    assert 4000 < claimed <= expected  # a profile the two-player engine does not play has none
+    assert expected - claimed < expected // 10
+
+
+def _showdown_case(automatic: bool) -> dict[str, Any]:
+    """A hand case whose showdown has a layoff (recorded, or in the best play)."""
+    return next(c for c in CASES if c["kind"] == "hand" and any(
+        s.automatic == automatic and any(t["added"] for t in CERTS[s.key]["table"]) for s in showdown_claims(c)))
+
+
+@pytest.mark.parametrize("automatic", [False, True], ids=["recorded", "best-play"])
+def test_a_changed_result_deadwood_is_caught(automatic: bool) -> None:
+    case = _showdown_case(automatic)
+    assert check_case(case, CERTS) == []
+    entries = case.get("rulesets") or [{"profiles": [case["profile"]]}]
+    wrong = copy.deepcopy(case)
+    if automatic:
+        entry = next(e for e in wrong["rulesets"] if e.get("showdown") == "automatic")
+        wrong["rulesets"] = [entry]
+    else:
+        wrong["rulesets"] = [e for e in entries if "result" not in e and e.get("stop") is None][:1] or None
+        entry = wrong
+    entry["result"]["deadwood"][1] += 1
+    problems = check_case(wrong, CERTS)
+    assert problems and all("the case expects deadwood" in p for p in problems), problems[:3]
+
+
+def _best_play_certificate() -> dict[str, Any]:
+    """A best-play showdown whose defender lays off and keeps some deadwood."""
+    return copy.deepcopy(next(c for k, c in sorted(CERTS.items()) if k.startswith("showdown|best")
+                              and any(t["added"] for t in c["table"] if t["owner"] == "knocker")
+                              and c["deadwood"]["defender"] > 0 and c["defender_least"]))
+
+
+def _stands(key: str, cert: Any) -> tuple[bool, str | None]:
+    return verify(cert)
+
+
+def test_a_tampered_showdown_certificate_is_rejected() -> None:
+    good = _best_play_certificate()
+    assert check_showdown(good, CERTS, _stands) is None
+    fewer = copy.deepcopy(good)  # one layoff option left out of the lower bound
+    fewer["defender_least"] = fewer["defender_least"][:-1]
+    assert "is possible and not covered" in str(check_showdown(fewer, CERTS, _stands))
+    more = copy.deepcopy(good)  # a number the cards left do not add up to
+    more["deadwood"]["defender"] += 1
+    assert "deadwood.defender" in str(check_showdown(more, CERTS, _stands))
+    meld = next(t for t in good["table"] if t["added"])
+    stolen = copy.deepcopy(good)  # a card of the knocker's own hand laid off
+    next(t for t in stolen["table"] if t["added"])["added"].append(good["knocker"][0])
+    assert check_showdown(stolen, CERTS, _stands) is not None
+    foreign = copy.deepcopy(good)  # a layoff onto a meld it does not fit
+    other = next((t for t in foreign["table"] if t["owner"] == "knocker" and t["meld"] != meld["meld"]), None)
+    if other is not None:
+        card = next(t for t in foreign["table"] if t["added"])["added"].pop()
+        other["added"].append(card)
+        assert "cannot be laid off" in str(check_showdown(foreign, CERTS, _stands)) or \
+            "is not the deadwood question" in str(check_showdown(foreign, CERTS, _stands))
+    typed = copy.deepcopy(good)
+    typed["deadwood"]["defender"] = str(good["deadwood"]["defender"])
+    assert "must be an integer" in str(check_showdown(typed, CERTS, _stands))
+
+
+def test_a_defender_deadwood_that_is_not_the_least_is_rejected() -> None:
+    """Best play claims the defender's least deadwood: a worse reply (one layoff kept back) with
+    certificates for its number fails, because another layoff choice reaches less."""
+    good = _best_play_certificate()
+    worse = copy.deepcopy(good)
+    meld = next(t for t in worse["table"] if t["owner"] == "knocker" and t["added"])
+    kept_back = meld["added"].pop()
+    rules = FormalRules(**good["rules"])
+    value = checker.value(checker.parse_card(kept_back)[0], good["rules"])
+    worse["deadwood"]["defender"] += value
+    certs = dict(CERTS)
+    for item in worse["defender_least"]:
+        rest = [c for c in parse_cards(good["defender"]) if c not in set(parse_cards(item["laid_off"]))]
+        q = Question(tuple(rest), rules, False, None, worse["deadwood"]["defender"])
+        certs[q.key] = certificate(q)
+        item["certificate"] = q.key
+    problem = str(check_showdown(worse, certs, _stands))
+    assert "below the claimed" in problem, problem
 
 
 def test_a_sample_and_every_changed_case_are_re_checked() -> None:
@@ -79,7 +184,8 @@ def test_hand_cases_carry_their_knock_verdicts() -> None:
     hands = [c for c in CASES if c["kind"] == "hand"]
     assert len(hands) > 200
     claims = [claim for case in hands for claim in knock_claims(case)]
-    assert {c.verdict for c in claims} == {"within", "over", "all-melded", "not-all-melded"}
+    assert {c.verdict for c in claims} == {"within", "over", "all-melded", "not-all-melded",
+                                           "declared-within", "declared-over", "not-maximal"}
     case = next(c for c in hands if any(k.verdict == "within" and k.step < len(c["steps"])
                                         for k in knock_claims(c)))
     assert check_case(case, CERTS) == []
@@ -90,9 +196,26 @@ def test_hand_cases_carry_their_knock_verdicts() -> None:
     assert any("over the limit" in p for p in check_case(wrong, CERTS))
 
 
+def test_hand_cases_carry_their_declaration_verdicts() -> None:
+    """An accepted declaration leaving the least deadwood, expected refused as over the limit or
+    as not maximal, is caught."""
+    def own(case: dict[str, Any]) -> dict[str, Any]:  # the case's own profile only
+        return {k: v for k, v in case.items() if k != "rulesets"}
+
+    case = next(own(c) for c in CASES if c["kind"] == "hand" and any(
+        k.verdict == "declared-within" and k.declared == k.question.claim for k in knock_claims(own(c))))
+    assert check_case(case, CERTS) == []
+    step = next(k.step for k in knock_claims(case) if k.verdict == "declared-within")
+    for code, reason in (("DECLARATION_OVER_LIMIT", "refused as over the limit"),
+                         ("DECLARATION_NOT_MAXIMAL", "refused as not maximal")):
+        wrong = copy.deepcopy(case)
+        wrong["steps"][step]["expect"] = {"rejected": code}
+        assert any(reason in p for p in check_case(wrong, CERTS)), code
+
+
 def _sample(n: int) -> list[dict[str, Any]]:
     """Every certificate with a solver-free bound (all but hands with thousands of set choices)."""
-    keys = sorted(k for k, c in CERTS.items() if c["lower_bound"] is not None)
+    keys = sorted(k for k, c in CERTS.items() if c["question"] != "showdown" and c["lower_bound"] is not None)
     return [CERTS[k] for k in keys[:: max(1, len(keys) // n)]]
 
 

@@ -34,14 +34,19 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Final, Literal
 
+from ginspec.reference.adjudicate import adjudicate
 from ginspec.reference.game import CHANCE, Action, Deal, HandState, Kind, parse_action, rules_for_profile
+from ginspec.reference.game.state import Phase
+from ginspec.reference.layoffs import as_rules, layoff_plans, table_of
 from ginspec.reference.meld_rules import MeldRules
-from ginspec.reference.melds import analyse_discards, min_deadwood, optimal_arrangements
+from ginspec.reference.melds import Meld, analyse_discards, check_meld, min_deadwood, optimal_arrangements
 from ginspec.reference.scoring import knock_limit_for
-from ginspec.spec.cards import Card, card_str, parse_cards
-from ginspec.spec.errors import GinspecError
+from ginspec.spec.cards import Card, card_str, cards_of, parse_cards, rank_of
+from ginspec.spec.errors import GinspecError, MeldError
 from ginspec.spec.formal.certificate import certify
-from ginspec.spec.formal.rules import FormalRules
+from ginspec.spec.formal.definition import arrangement_deadwood
+from ginspec.spec.formal.rules import FormalRules, rank_value
+from ginspec.spec.formal.showdown import check_showdown
 from ginspec.spec.formal.verify import verify
 from ginspec.spec.profiles import ruleset
 
@@ -85,7 +90,8 @@ def _case_rules(case: Mapping[str, Any]) -> tuple[MeldRules, int]:
 def questions(case: Mapping[str, Any]) -> list[Question]:
     """The questions whose certificates carry a case's expected numbers (none for other cases)."""
     if case.get("kind") == "hand":
-        return [claim.question for claim in knock_claims(case)]
+        return [claim.question for claim in knock_claims(case)] + [
+            q for claim in showdown_claims(case) for q in claim.refs]
     if case.get("kind") != "query" or case["query"]["what"] not in CERTIFIED_QUERIES:
         return []
     rules, limit = _case_rules(case)
@@ -101,7 +107,8 @@ def questions(case: Mapping[str, Any]) -> list[Question]:
 
 # --- hand cases: the knock verdicts of played hands ----------------------------------------------
 
-Verdict = Literal["within", "over", "all-melded", "not-all-melded"]
+Verdict = Literal["within", "over", "all-melded", "not-all-melded", "declared-within", "declared-over",
+                  "not-maximal"]
 
 
 @dataclass(frozen=True)
@@ -117,9 +124,16 @@ class KnockClaim:
     profile: str
     limit: int
     verdict: Verdict
+    declared: int | None = None
+    """A ``declare`` step's declared deadwood (the definition's arithmetic; None: the melds are
+    no arrangement of the hand)."""
+    maximal: bool = False
+    """``knocker_must_meld_maximally`` (SHOWDOWN.DECLARATION.MAXIMAL)."""
 
     def problem(self, optimum: int) -> str | None:
         """Why the certified optimum does not give this verdict, or None."""
+        if self.verdict in ("declared-within", "declared-over", "not-maximal"):
+            return self._declaration_problem(optimum)
         if self.verdict == "within" and optimum > self.limit:
             return f"the knock is accepted, but the least deadwood {optimum} is over the limit {self.limit}"
         if self.verdict == "over" and optimum <= self.limit:
@@ -128,6 +142,23 @@ class KnockClaim:
             return f"big gin is accepted, but all the cards leave deadwood {optimum}"
         if self.verdict == "not-all-melded" and optimum == 0:
             return "big gin is refused as not melded, but all the cards meld"
+        return None
+
+    def _declaration_problem(self, optimum: int) -> str | None:
+        """SHOWDOWN.DECLARATION, SHOWDOWN.DECLARATION.MAXIMAL: an accepted declaration's deadwood
+        is within the limit (and the least, when the knocker must meld maximally); one refused as
+        over the limit is over it; one refused as not maximal leaves more than the least."""
+        d = self.declared
+        if d is None:
+            return "the declared melds are not an arrangement of the knocker's cards"
+        if self.verdict == "declared-within" and d > self.limit:
+            return f"the declaration is accepted, but its deadwood {d} is over the limit {self.limit}"
+        if self.verdict == "declared-within" and self.maximal and d != optimum:
+            return f"the declaration is accepted, but its deadwood {d} is not the least, {optimum}"
+        if self.verdict == "declared-over" and d <= self.limit:
+            return f"the declaration is refused as over the limit {self.limit}, but its deadwood is {d}"
+        if self.verdict == "not-maximal" and d <= optimum:
+            return f"the declaration is refused as not maximal, but its deadwood {d} is the least"
         return None
 
 
@@ -141,6 +172,28 @@ def _verdict(action: Action, expect: Any) -> Verdict | None:
     if action.kind is Kind.BIG_GIN and refused == "BIG_GIN_NOT_MELDED":
         return "not-all-melded"
     return None
+
+
+def _declared_verdict(expect: Any) -> Verdict | None:
+    """What a ``declare`` step's expectation says about the declared deadwood (None: nothing)."""
+    if expect == "accepted":
+        return "declared-within"
+    refused = expect.get("rejected") if isinstance(expect, Mapping) else None
+    return {"DECLARATION_OVER_LIMIT": "declared-over", "DECLARATION_NOT_MAXIMAL": "not-maximal"}.get(
+        str(refused))  # type: ignore[return-value]
+
+
+def _declaration_claim(state: HandState, player: int, action: Action, step: int, profile: str,
+                       verdict: Verdict) -> KnockClaim:
+    hand = tuple(state.hand(player))
+    formal = FormalRules.of(state.rules.meld_rules)
+    try:
+        declared: int | None = arrangement_deadwood(hand, [tuple(m) for m in action.melds], formal)
+    except MeldError:
+        declared = None
+    claim = min_deadwood(hand, state.rules.meld_rules)
+    return KnockClaim(Question(hand, formal, False, None, claim), step, profile, state.knock_limit, verdict,
+                      declared, state.rules.showdown.knocker_must_meld_maximally)
 
 
 def _expected_steps(case: Mapping[str, Any], entry: Mapping[str, Any]) -> list[tuple[str, Any, Any]]:
@@ -162,38 +215,64 @@ def _expected_steps(case: Mapping[str, Any], entry: Mapping[str, Any]) -> list[t
     return out
 
 
+def _expected_result(case: Mapping[str, Any], entry: Mapping[str, Any]) -> Mapping[str, Any] | None:
+    """The result an entry expects: its own, or (when it plays every step) the case's."""
+    result: Mapping[str, Any] | None = entry.get("result", case.get("result") if entry.get("stop") is None else None)
+    return result
+
+
 def knock_claims(case: Mapping[str, Any]) -> list[KnockClaim]:
     """Every knock verdict of a hand case that a certificate carries: for each profile of each
     ``rulesets`` entry (the case's own profile when it has none), the entry's steps played on the
     reference under that profile (up to a step the reference refuses), and at each knock or
     big-gin step the cards the player keeps. (Remembered by the case's whole text: a run asks
     several times.)"""
+    return list(_replayed(case)[0])
+
+
+def showdown_claims(case: Mapping[str, Any]) -> list[ShowdownClaim]:
+    """Every result deadwood of a hand case that a certificate carries (SHOWDOWN.COMPARE): for
+    each profile of each ``rulesets`` entry with a result that has ``deadwood``, the showdown the
+    entry's steps reach on the reference — as recorded, or by best play for an automatic entry."""
+    return list(_replayed(case)[1])
+
+
+def _replayed(case: Mapping[str, Any]) -> tuple[tuple[KnockClaim, ...], tuple[ShowdownClaim, ...]]:
     if case.get("kind") != "hand" or case.get("profile") is None or len(case["deals"]) != 1:
-        return []
-    return list(_knock_claims(json.dumps(case, sort_keys=True)))
+        return (), ()
+    return _replay(json.dumps(case, sort_keys=True))
 
 
 @lru_cache(maxsize=4096)
-def _knock_claims(text: str) -> tuple[KnockClaim, ...]:
+def _replay(text: str) -> tuple[tuple[KnockClaim, ...], tuple[ShowdownClaim, ...]]:
     case = json.loads(text)
     deal = case["deals"][0]
-    out: list[KnockClaim] = []
+    knocks: list[KnockClaim] = []
+    showdowns: list[ShowdownClaim] = []
     for entry in case.get("rulesets") or [{"profiles": [case["profile"]]}]:
         steps = _expected_steps(case, entry)
+        result = _expected_result(case, entry)
+        automatic = entry.get("showdown") == "automatic"
         for profile in entry["profiles"]:
             try:
                 rules = rules_for_profile(profile, case["overrides"])
                 state = HandState.new(Deal.parse(list(deal["deck"]), int(deal["dealer"])), rules)
             except GinspecError:  # a ruleset the two-player hand engine does not play
                 continue
-            out += _played_claims(state, steps, profile)
-    return tuple(out)
+            claims, at_showdown, end = _played_claims(state, steps, profile)
+            knocks += claims
+            if result is not None and "deadwood" in result:
+                showdowns.append(_showdown_claim(profile, result, at_showdown, end, automatic))
+    return tuple(knocks), tuple(showdowns)
 
 
 def _played_claims(state: HandState, steps: Sequence[tuple[str, Any, Any]],
-                   profile: str) -> list[KnockClaim]:
+                   profile: str) -> tuple[list[KnockClaim], HandState | None, HandState]:
+    """The knock claims of the steps, the position where the showdown starts (None: never) and
+    the position they end in."""
     out = []
     formal = FormalRules.of(state.rules.meld_rules)
+    at_showdown = None
     for i, (who, text, expect) in enumerate(steps):
         player = CHANCE if who == "chance" else int(who)
         try:
@@ -207,12 +286,132 @@ def _played_claims(state: HandState, steps: Sequence[tuple[str, Any, Any]],
             claim = min_deadwood(kept, state.rules.meld_rules)
             out.append(KnockClaim(Question(kept, formal, False, None, claim), i, profile,
                                   state.knock_limit, verdict))
+        if action is not None and action.kind is Kind.DECLARE and player in (0, 1) \
+                and (said := _declared_verdict(expect)) is not None:
+            out.append(_declaration_claim(state, player, action, i, profile, said))
         if expect == "accepted":
             try:
                 state = state.apply(str(text), player)
             except GinspecError:  # the case and the reference part here: the replay ends
                 break
-    return out
+            if at_showdown is None and state.phase is Phase.DECLARE:
+                at_showdown = state
+    return out, at_showdown, state
+
+
+# --- hand cases: the deadwood of each player at the end of the showdown --------------------------
+
+
+@dataclass(frozen=True)
+class ShowdownClaim:
+    """A result deadwood a hand case expects under ``profile``: ``expected`` (by seat) is what
+    the case says; ``certificate`` (None: the replay reached no showdown) is the showdown the
+    reference plays there, with the deadwood questions it names in ``refs``."""
+
+    profile: str
+    automatic: bool
+    expected: tuple[int, int]
+    knocker: int | None
+    certificate: Mapping[str, Any] | None
+    refs: tuple[Question, ...]
+
+    @property
+    def key(self) -> str:
+        return showdown_key(self.certificate) if self.certificate is not None else "showdown|none"
+
+    def problem(self, stored: Mapping[str, Any]) -> str | None:
+        """Why the stored certificate is not this showdown, or its numbers not the case's."""
+        if self.certificate is None or self.knocker is None:
+            return "the case expects deadwood, but its steps reach no showdown on the reference"
+        if showdown_key(stored) != self.key:
+            return "the certificate is not of the showdown the case's steps reach"
+        dw = stored["deadwood"]
+        seats = [0, 0]
+        seats[self.knocker], seats[1 - self.knocker] = dw["knocker"], dw["defender"]
+        if tuple(seats) != self.expected:
+            return f"the case expects deadwood {list(self.expected)}, the certificate proves {seats}"
+        return None
+
+
+def showdown_key(cert: Mapping[str, Any]) -> str:
+    """``showdown|best|K ...|D ...|std,ace1|unlimited,forbidden,...|table ...|deadwood 5 5``."""
+    r, s = cert["rules"], cert["showdown"]
+    variant = FormalRules(r["ace_high_runs"], r["wraparound_runs"], r["ace_value"])
+    shape = f"{variant.variant},ace{variant.ace_value}"
+    flags = ",".join(str(s[k]).lower() for k in sorted(s))
+    table = " / ".join(f"{t['owner'][0]} {' '.join(t['meld'])}" + (f" + {' '.join(t['added'])}" if t["added"] else "")
+                       for t in cert["table"])
+    hands = f"K {' '.join(cert['knocker'])}|D {' '.join(cert['defender'])}"
+    return (f"showdown|{cert['play']}|{hands}|{shape}|{flags}|table {table}|"
+            f"deadwood {cert['deadwood']['knocker']} {cert['deadwood']['defender']}")
+
+
+def _meld(cards: Sequence[Card], rules: MeldRules) -> Meld:
+    kind = check_meld(list(cards), rules).kind
+    assert kind is not None
+    return Meld(tuple(cards), kind)
+
+
+def _showdown_claim(profile: str, result: Mapping[str, Any], start: HandState | None, end: HandState,
+                    automatic: bool) -> ShowdownClaim:
+    expected = (int(result["deadwood"][0]), int(result["deadwood"][1]))
+    if start is None or start.knocker is None:
+        return ShowdownClaim(profile, automatic, expected, None, None, ())
+    k = start.knocker
+    k_hand, d_hand = tuple(start.hand(k)), tuple(start.hand(1 - k))
+    srules = as_rules(start.rules.params)
+    table: list[dict[str, Any]]
+    if automatic:
+        ruling = adjudicate(k_hand, d_hand, start.rules.params, upcard=start.upcard).to_json()
+        added: dict[str, list[str]] = {}
+        for lay in [*ruling["defender"]["layoffs"], *ruling["knocker_layoffs"]]:
+            added.setdefault(" ".join(lay["onto"]), []).append(lay["card"])
+        table = [{"owner": owner, "meld": list(m), "added": added.get(" ".join(m), [])}
+                 for owner, melds in (("knocker", ruling["declaration"]["melds"]),
+                                      ("defender", ruling["defender"]["melds"])) for m in melds]
+        dw = {"knocker": ruling["deadwood"]["knocker"], "defender": ruling["deadwood"]["defender"]}
+    else:
+        if end.result is None:
+            return ShowdownClaim(profile, automatic, expected, None, None, ())
+        table = [{"owner": t.owner, "meld": [card_str(c) for c in t.original.cards],
+                  "added": [card_str(c) for c in t.added]} for t in end.table]
+        dw = {"knocker": end.result.deadwood[k], "defender": end.result.deadwood[1 - k]}
+    formal = FormalRules.of(srules.meld_rules)
+    declared_melds = [parse_cards(t["meld"]) for t in table if t["owner"] == "knocker"]
+    in_melds = {c for m in declared_melds for c in m}
+    declared = sum(rank_value(rank_of(c), formal) for c in k_hand if c not in in_melds)
+    refs: list[Question] = []
+    knocker_least = None
+    if srules.knocker_must_meld_maximally and declared > 0:
+        q = Question(k_hand, formal, False, None, declared)
+        refs.append(q)
+        knocker_least = q.key
+    defender_least = None
+    if automatic and not srules.knocker_may_lay_off:
+        gin = declared == 0
+        plans = layoff_plans(table_of([_meld(m, srules.meld_rules) for m in declared_melds]),
+                             d_hand, srules, "defender", gin)
+        defender_least = []
+        for laid in sorted(plans):
+            rest = tuple(c for c in d_hand if not laid >> c & 1)
+            q = Question(rest, formal, False, None, int(dw["defender"]))
+            refs.append(q)
+            defender_least.append({"laid_off": [card_str(c) for c in cards_of(laid)], "certificate": q.key})
+    cert = {
+        "question": "showdown",
+        "play": "best" if automatic else "recorded",
+        "rules": formal.to_json(),
+        "showdown": {"layoff_chain": srules.layoff_chain, "layoff_after_gin": srules.layoff_after_gin,
+                     "knocker_may_lay_off": srules.knocker_may_lay_off,
+                     "knocker_must_meld_maximally": srules.knocker_must_meld_maximally},
+        "knocker": [card_str(c) for c in sorted(k_hand)],
+        "defender": [card_str(c) for c in sorted(d_hand)],
+        "table": table,
+        "deadwood": dw,
+        "knocker_least": knocker_least,
+        "defender_least": defender_least,
+    }
+    return ShowdownClaim(profile, automatic, expected, k, cert, tuple(refs))
 
 
 def certificate(q: Question) -> dict[str, Any]:
@@ -242,13 +441,17 @@ def certificate(q: Question) -> dict[str, Any]:
 
 
 def certificates_text(cases: Iterable[Mapping[str, Any]]) -> str:
-    """The certificates file for these cases: one line per question, sorted by key."""
+    """The certificates file for these cases: one line per question or showdown, sorted by key."""
     found: dict[str, Question] = {}
+    shown: dict[str, Mapping[str, Any]] = {}
     for case in cases:
         for q in questions(case):
             found.setdefault(q.key, q)
-    lines = [json.dumps({"key": key, "certificate": certificate(found[key])}, separators=(",", ":"))
-             for key in sorted(found)]
+        for claim in showdown_claims(case):
+            if claim.certificate is not None:
+                shown.setdefault(claim.key, claim.certificate)
+    data = {key: certificate(q) for key, q in found.items()} | shown
+    lines = [json.dumps({"key": key, "certificate": data[key]}, separators=(",", ":")) for key in sorted(data)]
     return "".join(line + "\n" for line in lines)
 
 
@@ -336,6 +539,20 @@ def _check_hand_case(case: Mapping[str, Any], certs: Mapping[str, Mapping[str, A
                        f"{cert['optimum']}")
         elif (problem := claim.problem(int(cert["optimum"]))) is not None:
             out.append(f"{where}: {problem}")
+    for shown in showdown_claims(case):
+        where = f"{case['id']} result under {shown.profile}{' (automatic showdown)' if shown.automatic else ''}"
+        cert = certs.get(shown.key)
+        if shown.certificate is not None and cert is None:
+            out.append(f"{where}: {shown.key}: no certificate")
+            continue
+        problem = shown.problem(cert or {})
+        if problem is None and cert is not None and shown.key not in memo:
+            bad = check_showdown(cert, certs, lambda key, c: _stands(key, c, memo))
+            memo[shown.key] = (bad is None, bad)
+        if problem is None and cert is not None and not memo[shown.key][0]:
+            problem = f"{shown.key}: does not stand: {memo[shown.key][1]}"
+        if problem is not None:
+            out.append(f"{where}: {problem}")
     return out
 
 
@@ -375,8 +592,9 @@ def verify_suite(folder: Path, *, sample: int | None = None, seed: int = 1,
     memo: Stands = {}
     for case in chosen:
         problems += check_case(case, certs, memo)
-        used += len(questions(case))
+        used += len(questions(case)) + len(showdown_claims(case))
     if sample is None:
-        needed = {q.key for c in cases for q in questions(c)}
+        needed = {q.key for c in cases for q in questions(c)} | {
+            s.key for c in cases for s in showdown_claims(c) if s.certificate is not None}
         problems += [f"{key}: a certificate no case uses" for key in sorted(set(certs) - needed)]
     return SuiteCheck(len(chosen), used, tuple(problems))
