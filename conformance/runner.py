@@ -370,7 +370,8 @@ class Runner:
             bad = check_query(str(q["what"]), q, expect, case.overrides, answer,
                               profile=profile, codes=self.codes)
             if bad:
-                blame = _result_blame(case, bad.field) or \
+                recorded = case.blame if question is None else question.blame
+                blame = recorded.get(bad.field) or _result_blame(case, bad.field) or \
                     (case.decides[0] if len(case.decides) == 1 else None) or \
                     RESULT_CLAUSES.get(bad.field)
                 return Outcome(case, "fail", self._culprit(case, blame), where="query",
@@ -403,6 +404,7 @@ class Runner:
                     suspects = phase_clauses(bad.expected, bad.actual) \
                         if bad.field == "phase" else ()
                     return Outcome(case, "fail", _legal_blame(point, bad)
+                                   or point.get("blame", {}).get(f"{bad.field}:{bad.actual}")
                                    or point.get("blame", {}).get(bad.field)
                                    or point.get("clause") or _phase_blame(bad) or last
                                    or _first_clause(case), step=i, where="checkpoint",

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Final
 
 from ginspec.conformance.cases.model import Case
@@ -204,6 +204,8 @@ class Question:
 
     profile: str
     expect: dict[str, Any]
+    blame: dict[str, str] = field(default_factory=dict)
+    """Answer field -> the clause deciding it under ``profile`` (recorded by the builder)."""
 
 
 def ask(case: Case, declared: Sequence[str], capabilities: Sequence[str],
@@ -224,7 +226,8 @@ def ask(case: Case, declared: Sequence[str], capabilities: Sequence[str],
             continue
         entry = next(iter(case.rulesets_of(profile)), None)
         if entry is not None:
-            return Question(profile, dict(entry.get("expect", case.expect)))
+            return Question(profile, dict(entry.get("expect", case.expect)),
+                            dict(entry.get("blame", case.blame)))
     mine = [p for p in (*declared, *order) if not str(allowed(p)).endswith(" not selected")
             and (p in declared or allowed(p) is None)]
     under = _unplayable_under(case, list(dict.fromkeys(mine)))

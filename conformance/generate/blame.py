@@ -17,9 +17,10 @@ from ginspec.conformance.adapters.reference_game import GameDriver
 from ginspec.reference.game.deal import split_deck
 from ginspec.reference.game.state import Phase
 from ginspec.reference.melds import min_deadwood
-from ginspec.spec.cards import card_str, cards_of, mask_of, parse_card
+from ginspec.spec.cards import card_str, card_value, cards_of, mask_of, parse_card
 from ginspec.spec.clauses import registry
-from ginspec.spec.parameters import parameters
+from ginspec.spec.errors import CardError, GinspecError
+from ginspec.spec.parameters import complete, parameters
 
 
 def _game(adapter: Any) -> GameDriver | None:
@@ -32,7 +33,28 @@ def refusal_clause(adapter: Any) -> str | None:
     """The clause the reference cites for the action it just refused (a match's WRONG_DEALER
     names MATCH.NEXT-DEALER or WALL.REDEAL, which the hand alone cannot tell)."""
     game = _game(adapter)
-    return None if game is None or game.rejection is None else game.rejection.clause
+    if game is None or game.rejection is None:
+        return None
+    return _run_rule_refusal(game.state(), game.rejection) or game.rejection.clause
+
+
+def _run_rule_refusal(state: Any, rejection: Any) -> str | None:
+    """A knock refused over the limit that a wider run rule would allow: the run rule decides
+    (MELD.RUN.ACE-LOW when Q-K-A would rescue it, MELD.RUN.NO-WRAP when a run turning the corner
+    would), not the count (KNOCK.ELIGIBLE)."""
+    from dataclasses import replace
+
+    words = rejection.action.split()
+    if rejection.code.value != "KNOCK_OVER_LIMIT" or len(words) != 2 or state.to_move not in (0, 1):
+        return None
+    rest = state.hands[state.to_move] & ~(1 << parse_card(words[1]))
+    rules = state.rules.meld_rules
+    wider = [("ace_high_runs", replace(rules, ace_high_runs=True)),
+             ("wraparound_runs", replace(rules, ace_high_runs=True, wraparound_runs=True))]
+    for name, alt in wider:
+        if alt != rules and min_deadwood(rest, alt) <= state.knock_limit:
+            return parameters()[name].clause
+    return None
 
 
 def opens_later_hand(adapter: Any) -> str | None:
@@ -196,6 +218,41 @@ def _legal_blame(state: Any, point: Mapping[str, Any]) -> dict[str, str]:
     return out
 
 
+def _table_legal_blame(table: Any, point: Mapping[str, Any]) -> dict[str, str]:
+    """At the table, in the layoff phase, for a checkpoint listing legal actions: each layoff of
+    a card the defender holds onto a card on the table that the reference refuses because the
+    card was laid off before (TABLE.LAYOFF-ORIGINAL) -> that clause, so an engine offering it is
+    blamed on that rule."""
+    if table is None or getattr(table.phase, "value", None) != "layoff" or table.to_move is None \
+            or not any(k in point for k in ("legal_actions", "legal_includes", "legal_excludes")):
+        return {}
+    held = cards_of(table.dead[table.to_move]) if table.dead else ()
+    on_table = sorted({c for m in table.table for c in cards_of(m.mask)})
+    out: dict[str, str] = {}
+    for card in held:
+        for target in on_table:
+            action = f"layoff {card_str(card)} to {card_str(target)}"
+            refusal = table.rejection(action, table.to_move)
+            if refusal is not None and refusal.clause.startswith("TABLE.LAYOFF"):
+                out[action] = refusal.clause
+    return out
+
+
+def _still_playing(result: Any, rules: Any) -> dict[str, str]:
+    """For a hand that is over (``result``): ``phase:<phase>`` -> the rule that ended it before
+    that phase, for an engine still in it: the knocker does not lay off (LAYOFF.KNOCKER), nobody
+    lays off onto gin (LAYOFF.AFTER-GIN)."""
+    if result.knocker is None:
+        return {}
+    if result.outcome.value in ("gin", "big_gin"):
+        if rules.layoff_after_gin == "forbidden":
+            return {f"phase:{Phase.DEFENDER_LAYOFF.value}": "LAYOFF.AFTER-GIN"}
+        return {}
+    if not rules.knocker_may_lay_off:
+        return {f"phase:{Phase.KNOCKER_LAYOFF.value}": "LAYOFF.KNOCKER"}
+    return {}
+
+
 def point_blame(adapter: Any, point: Mapping[str, Any]) -> dict[str, str]:
     """The clause deciding each field a checkpoint observes, where a rule decides it (the
     runner blames it when that field is the first to differ)."""
@@ -204,9 +261,10 @@ def point_blame(adapter: Any, point: Mapping[str, Any]) -> dict[str, str]:
     state = None if game is None else game.state()
     if state is None:  # the table: its knock card lies face down too
         table = getattr(adapter._driver(), "state", None)
+        out = {f"legal:{a}": c for a, c in _table_legal_blame(table, point).items()}
         if "discard_top" in point and getattr(table, "knock_card", None) is not None:
-            return {"discard_top": face_down}
-        return {}
+            out["discard_top"] = face_down
+        return out
     blame: dict[str, str] = {}
     rules = state.rules
     if not state.history:  # the deal and the first turn
@@ -222,9 +280,14 @@ def point_blame(adapter: Any, point: Mapping[str, Any]) -> dict[str, str]:
                 blame[name] = first
             elif name in dealt and not later:
                 blame[name] = "ELEVEN.DEAL" if eleven else dealt[name]
+        if later and "phase" in point and game is not None and game.match is not None:
+            blame.update(_still_playing(game.match.results[-1], rules))
+            blame[f"phase:{Phase.OVER.value}"] = _ends_clause(rules)  # the game went on
     if "discard_top" in point and state.knock_card is not None:
         blame["discard_top"] = face_down  # the knock card lies face down
     phase = point.get("phase")
+    if phase == Phase.OVER.value and state.result is not None and "phase" in point:
+        blame.update(_still_playing(state.result, rules))
     if phase == Phase.OVER.value and state.history and state.knocker is not None:
         last = state.history[-1][1].kind.value
         if state.gin and rules.layoff_after_gin == "forbidden":
@@ -234,8 +297,172 @@ def point_blame(adapter: Any, point: Mapping[str, Any]) -> dict[str, str]:
     elif phase in (Phase.DRAW.value, Phase.DISCARD.value) and state.history \
             and _near_wall(state):
         blame["phase"] = _wall_clause(rules)
-    blame = {k: v for k, v in blame.items() if k in point}
+    blame = {k: v for k, v in blame.items() if k.split(":")[0] in point}
     legal = _legal_blame(state, point)
     if legal:
         blame.update({f"legal:{a}": c for a, c in legal.items()})
     return blame
+
+
+def query_blame(case: Any, profile: str | None, answer: Mapping[str, Any]) -> dict[str, str]:
+    """The clause deciding each field of the reference's ``answer`` to a query case under
+    ``profile``: the rule the reference applied for that question (the scoring trail of a
+    ``score``, the knock limit for a knock deadwood at the limit, ...), else the clause the case
+    names for the field (``source`` ``blame.<field>``, its one decided clause). A field no rule
+    can be named for is an error of the case, found at build time."""
+    from ginspec.conformance.adapters.reference_game import profile_params
+
+    query = case.query
+    what = str(query["what"])
+    params: dict[str, Any] | None
+    try:  # profile null: the catalogue defaults and the overrides (PROTOCOL.md)
+        params = profile_params(profile, case.overrides) if profile is not None \
+            else complete(dict(case.overrides))
+    except GinspecError:  # a game system's question: its profile is not a two-player ruleset
+        params = None
+    decided = {} if params is None else _QUERY_BLAME.get(what, _no_rule)(query, params, answer)
+    source = case.data.get("source", {})
+    named = source.get("blame") or (case.decides[0] if len(case.decides) == 1 else None)
+    out: dict[str, str] = {}
+    for name in answer:
+        clause = decided.get(name) or source.get(f"blame.{name}") or named \
+            or _FIELD_CLAUSES.get(name)
+        if clause is None:
+            raise GinspecError(f"case {case.id}: no clause decides query field {name!r} "
+                               f"({what}): name one in source blame.{name}")
+        out[name] = str(clause)
+    return out
+
+
+_FIELD_CLAUSES: dict[str, str] = {"deadwood": "DEADWOOD.MINIMUM", "optimal": "DEADWOOD.MINIMUM"}
+"""The clause a query field answers when the question names no other: a least deadwood is
+DEADWOOD.MINIMUM's."""
+
+
+def _no_rule(query: Mapping[str, Any], params: Mapping[str, Any],
+             answer: Mapping[str, Any]) -> dict[str, str]:
+    return {}
+
+
+def _knock_blame(query: Mapping[str, Any], params: Mapping[str, Any],
+                 answer: Mapping[str, Any]) -> dict[str, str]:
+    """``knock``: the knock deadwood and best discards are KNOCK.ELIGIBLE's; whether the hand
+    may knock is the limit's when the knock deadwood is at it or one above (the limit decides),
+    else KNOCK.ELIGIBLE's."""
+    from ginspec.reference.scoring import knock_limit_for
+    from ginspec.reference.typed_rules import game_rules
+
+    upcard = parse_card(str(query["upcard"])) if "upcard" in query else None
+    limit = knock_limit_for(params, upcard)
+    deadwood = answer.get("deadwood")
+    tight = isinstance(deadwood, int) and deadwood - limit in (0, 1)
+    return {"deadwood": "KNOCK.ELIGIBLE", "best_discards": "KNOCK.ELIGIBLE",
+            "can_knock": _limit_clause(game_rules(params)) if tight else "KNOCK.ELIGIBLE",
+            "gin": "KNOCK.GIN", "big_gin": "KNOCK.BIG-GIN"}
+
+
+def _hand_score(query: Mapping[str, Any], params: Mapping[str, Any], item: Sequence[Any]) -> Any:
+    """The reference's score of a ``match``/``next-dealer`` hand item (None for a void hand)."""
+    from ginspec.reference.scoring import score_hand
+
+    if list(item) == ["void"]:
+        return None
+    upcard = parse_card(str(query["upcard"])) if query.get("upcard") is not None else None
+    _, outcome, kd, dd = item
+    return score_hand(str(outcome), int(kd), int(dd), params, upcard=upcard)  # type: ignore[arg-type]
+
+
+def _next_dealer_blame(query: Mapping[str, Any], params: Mapping[str, Any],
+                       answer: Mapping[str, Any]) -> dict[str, str]:
+    """``next-dealer``: MATCH.NEXT-DEALER after a hand somebody won, WALL.REDEAL otherwise."""
+    hand = _hand_score(query, params, query["hand"])
+    won = hand is not None and hand.winner is not None
+    return {"next": "MATCH.NEXT-DEALER" if won else "WALL.REDEAL"}
+
+
+def _score_blame(query: Mapping[str, Any], params: Mapping[str, Any],
+                 answer: Mapping[str, Any]) -> dict[str, str]:
+    """``score``: the scoring trail (:func:`score_blame`): the outcome's rule decides the
+    winner and the undercut, the counting rule the points; boxes are MATCH.BOX's (with extra
+    boxes, MATCH.EXTRA-BOXES's)."""
+    from ginspec.reference.scoring import ScoringError, score_hand
+
+    upcard = parse_card(str(query["upcard"])) if query.get("upcard") is not None else None
+    try:
+        hand = score_hand(str(query["outcome"]), int(query["knocker_deadwood"]),  # type: ignore[arg-type]
+                          int(query["defender_deadwood"]), params, upcard=upcard)
+    except ScoringError:
+        return {}
+    trail = score_blame([c for c in hand.clauses if c.startswith(("SCORE.", "GIN.", "KNOCK."))],
+                        (hand.knocker, hand.defender))
+    if not trail:
+        return {}
+    boxes = "MATCH.EXTRA-BOXES" if params.get("extra_boxes") else "MATCH.BOX"
+    return {"points": trail["points"], "winner": trail["outcome"], "undercut": trail["outcome"],
+            "boxes": boxes}
+
+
+def _adjudicate_blame(query: Mapping[str, Any], params: Mapping[str, Any],
+                      answer: Mapping[str, Any]) -> dict[str, str]:
+    """``adjudicate``: SHOWDOWN.COMPARE decides the outcome when the defender's layoffs turn
+    the comparison (his deadwood before them would give another outcome)."""
+    out: dict[str, str] = {}
+    deadwood, outcome = answer.get("deadwood"), answer.get("outcome")
+    laid = answer.get("layoffs") or []
+    if isinstance(deadwood, Mapping) and outcome in ("knock", "undercut", "tie") and laid:
+        ace = int(params.get("ace_value", parameters()["ace_value"].default))
+        before = deadwood["defender"] + sum(card_value(parse_card(c), ace) for c in laid)
+        knocker = deadwood["knocker"]
+        if (knocker < before) != (knocker < deadwood["defender"]) or \
+                (knocker == before) != (knocker == deadwood["defender"]):
+            out["outcome"] = "SHOWDOWN.COMPARE"
+    return out
+
+
+def _meld_blame(query: Mapping[str, Any], params: Mapping[str, Any],
+                answer: Mapping[str, Any]) -> dict[str, str]:
+    """``meld``: cards of one suit are judged as a run (MELD.RUN), others as a set (MELD.SET)."""
+    try:
+        suits = {parse_card(str(c)) // 13 for c in query["cards"]}
+    except CardError:
+        return {}
+    return {"valid": "MELD.RUN" if len(suits) == 1 else "MELD.SET"}
+
+
+def _ends_clause(rules: Any) -> str:
+    """The clause deciding whether a game is over: the running score reaching the target
+    (MATCH.CUMULATIVE), or Oklahoma's target (OKLAHOMA.TARGET)."""
+    return "OKLAHOMA.TARGET" if rules.knock_limit_from_upcard else "MATCH.CUMULATIVE"
+
+
+def _match_blame(query: Mapping[str, Any], params: Mapping[str, Any],
+                 answer: Mapping[str, Any]) -> dict[str, str]:
+    """``match``: whether and when the game ends is :func:`_ends_clause`'s, the totals,
+    settlement and payee MATCH.SETTLEMENT's (the final total: hand points, game bonus, boxes,
+    shutout), the shutout MATCH.SHUTOUT-TEST's."""
+    ends = _ends_clause(_rules_of(params))
+    return {"over": ends, "hands": ends, "winner": ends, "totals": "MATCH.SETTLEMENT",
+            "settlement": "MATCH.SETTLEMENT", "payee": "MATCH.SETTLEMENT",
+            "shutout": "MATCH.SHUTOUT-TEST"}
+
+
+_QUERY_BLAME: dict[str, Any] = {
+    "match": _match_blame,
+    "knock": _knock_blame,
+    "meld": _meld_blame,
+    "card": lambda q, p, a: {"canonical": "CARD.NOTATION", "error": "CARD.NOTATION"},
+    "arrangement": lambda q, p, a: {"valid": "DEADWOOD.ARRANGEMENT", "deadwood": "DEADWOOD.VALUE"},
+    "melds-count": lambda q, p, a: {"count": "MELD.COUNT"},
+    "arrangements": lambda q, p, a: {"count": "DEADWOOD.ARRANGEMENTS"},
+    "knock-limit": lambda q, p, a: {"limit": _limit_clause(_rules_of(p))},
+    "next-dealer": _next_dealer_blame,
+    "score": _score_blame,
+    "adjudicate": _adjudicate_blame,
+}
+"""The rule the reference applies to each field of a query kind's answer, by ``what``."""
+
+
+def _rules_of(params: Mapping[str, Any]) -> Any:
+    from ginspec.reference.typed_rules import game_rules
+
+    return game_rules(params)

@@ -198,6 +198,7 @@ def match_cases() -> Iterator[Case]:
         steps: list[dict[str, Any]] = []
         clauses: set[str] = set(DEAL_CLAUSES)
         decides: set[str] = set()
+        opened: list[dict[str, Any]] = []
         while not match.is_over and len(deals) < 60:
             moves = play(match.hand, rng, 0.1)
             for m in moves:
@@ -210,6 +211,10 @@ def match_cases() -> Iterator[Case]:
             if not match.is_over:
                 match = match.next_hand()
                 deals.append(deal_json(match.hand))
+                # each later hand opens in its first phase, the rules' dealer's opponent to act:
+                # an engine whose last hand went on (or whose match ended) differs here first
+                opened.append({"after": len(steps), "phase": match.hand.phase.value,
+                               "to_act": actor(match.hand)})
         result = match_result(match)
         if result is None:
             continue
@@ -225,7 +230,7 @@ def match_cases() -> Iterator[Case]:
                     **({"blame.final_totals": final_clauses[0]} if final_clauses else {}),
                     **({"blame.settlement": final_clauses[-1]} if final_clauses else {})},
             deals=deals, steps=steps,
-            checkpoints=[{"after": 0, "to_act": actor(MatchState.new(rules, seed).hand)},
+            checkpoints=[{"after": 0, "to_act": actor(MatchState.new(rules, seed).hand)}, *opened,
                          {"after": len(steps), "phase": "over", "to_act": None}],
             result=result,
         )

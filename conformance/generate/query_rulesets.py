@@ -2,7 +2,9 @@
 (a hand's score, a match total, the next dealer, a knock's ruling, a knock limit, ...) answered
 by the reference under every other profile where it has an answer.
 
-The case's own ``expect`` stays the answer under its own profile (from the spec, the casebook or
+Each answer field records the clause deciding it (``blame``, from
+:func:`~ginspec.conformance.generate.blame.query_blame`): the runner blames it when that field
+is the first to differ. The case's own ``expect`` stays the answer under its own profile (from the spec, the casebook or
 the generator). Every other profile gets the reference's answer, cut to the fields the case
 compares; profiles that answer alike share one ``rulesets`` entry, and an entry without
 ``expect`` agrees with the case's own. A profile the question has no answer under (a multi-player
@@ -17,6 +19,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from ginspec.conformance.cases import Case
+from ginspec.conformance.generate.blame import query_blame
 from ginspec.spec.errors import GinspecError
 
 
@@ -60,12 +63,16 @@ def answer(case: Case, profile: str) -> dict[str, Any] | str:
 
 def with_query_rulesets(case: Case, profiles: Iterable[str]) -> Case:
     """``case`` with the answers under every other profile (see the module docstring)."""
-    if case.kind != "query" or case.profile is None:
+    if case.kind != "query":
         return case
+    if case.profile is None:  # asked under profile null only: its own answer's clauses
+        data = {k: v for k, v in case.data.items() if k not in ("format", "fingerprint")}
+        return Case.make(**{**data, "blame": query_blame(case, None, case.expect)})
     groups: dict[str, dict[str, Any]] = {}
     unplayable: dict[str, list[str]] = {}
     import json
 
+    own_blame = query_blame(case, case.profile, case.expect)
     for profile in profiles:
         if profile == case.profile:
             continue
@@ -74,6 +81,9 @@ def with_query_rulesets(case: Case, profiles: Iterable[str]) -> Case:
             unplayable.setdefault(got, []).append(profile)
             continue
         entry: dict[str, Any] = {} if got == case.expect else {"expect": got}
+        blame = query_blame(case, profile, got)
+        if blame != own_blame:
+            entry["blame"] = blame
         key = json.dumps(entry, sort_keys=True)
         groups.setdefault(key, {"profiles": [], **entry})["profiles"].append(profile)
     home = json.dumps({})
@@ -81,6 +91,7 @@ def with_query_rulesets(case: Case, profiles: Iterable[str]) -> Case:
     entries = [{"profiles": [case.profile, *own["profiles"]]}, *groups.values()]
     data = {k: v for k, v in case.data.items() if k not in ("format", "fingerprint")}
     data["rulesets"] = entries
+    data["blame"] = own_blame
     if unplayable:
         data["unplayable"] = [{"profiles": v, "reason": k} for k, v in unplayable.items()]
     return Case.make(**data)

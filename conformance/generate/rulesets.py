@@ -177,6 +177,8 @@ def _result_blame(adapter: Any, case: Case) -> dict[str, str]:
     for key, value in source.items():
         if key.startswith("blame.") and case.kind != "hand":
             blame[key.removeprefix("blame.")] = str(value)
+    if case.kind == "match":  # the running score toward the target; the final total
+        blame.update(match_totals="MATCH.CUMULATIVE", final_totals="MATCH.SETTLEMENT")
     return blame
 
 
