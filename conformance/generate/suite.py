@@ -57,6 +57,7 @@ def _quiet(step: str, n: int) -> None:
 def gather(progress: Progress = _quiet) -> tuple[list[Case], list[dict[str, str]]]:
     """Every case family, in a fixed order; plus the spec examples that were not converted."""
     from ginspec.conformance.generate.casebook import casebook_cases
+    from ginspec.conformance.generate.corners import corner_cases
     from ginspec.conformance.generate.examples import example_cases
     from ginspec.conformance.generate.explore import explored_cases
     from ginspec.conformance.generate.games import (
@@ -83,7 +84,9 @@ def gather(progress: Progress = _quiet) -> tuple[list[Case], list[dict[str, str]
     progress("table games", len(tables))
     systems = [*system_examples(), *system_cases()]
     progress("game systems", len(systems))
-    cases = [*spec_cases, *queries, *games, *ruled, *tables, *systems]
+    corners = corner_cases()
+    progress("mutation corners", len(corners))
+    cases = [*spec_cases, *queries, *games, *ruled, *tables, *systems, *corners]
     # an example another family converted (e.g. chapter 14's by generate/systems.py) is no
     # longer unconverted
     converted = {str(c.data.get("source", {}).get("example")) for c in cases}
