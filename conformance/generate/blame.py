@@ -233,7 +233,7 @@ def _table_legal_blame(table: Any, point: Mapping[str, Any]) -> dict[str, str]:
         for target in on_table:
             action = f"layoff {card_str(card)} to {card_str(target)}"
             refusal = table.rejection(action, table.to_move)
-            if refusal is not None and refusal.clause.startswith("TABLE.LAYOFF"):
+            if refusal is not None and refusal.clause == "TABLE.LAYOFF-ORIGINAL":
                 out[action] = refusal.clause
     return out
 
