@@ -1,5 +1,5 @@
 """A verified suite's cases are parsed without their ``rulesets`` entries until asked for
-(issue 15, fast start): each such case still reads exactly as its file says."""
+(the fast start): each such case still reads exactly as its file says."""
 
 from __future__ import annotations
 
