@@ -266,14 +266,6 @@ QUERY_KINDS: Final[Mapping[str, QueryKind]] = MappingProxyType({k.name: k for k 
 """Every query kind by name, in the order of the capability list and the case schema."""
 
 
-def query_kind(what: str) -> QueryKind:
-    """The kind named ``what``; ``KeyError`` names it when there is none."""
-    try:
-        return QUERY_KINDS[what]
-    except KeyError:
-        raise KeyError(f"unknown query kind {what!r}") from None
-
-
 def answer_type_error(kind: QueryKind, name: str, value: Any) -> str | None:
     """Why ``value`` cannot be the expected field ``name`` of ``kind`` (None when it can)."""
     types = kind.answer.get(name) or kind.recorded.get(name)
