@@ -19,8 +19,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ginspec.conformance.adapters.base import Adapter, Hello, JSONObject, Verdict
-from ginspec.conformance.adapters.command import CommandAdapter
 from ginspec.conformance.adapters.reference import ReferenceAdapter
+from ginspec.conformance.adapters.subprocess_adapter import CommandAdapter
 from ginspec.conformance.cases import Case, load_cases
 from ginspec.conformance.cases.model import CAPABILITIES
 from ginspec.conformance.generate.suite import SUITE_DIR

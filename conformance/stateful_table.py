@@ -7,7 +7,7 @@ decisions — draw from the stock, take the discard, discard, knock, declare, me
 (TABLE.TURN, TABLE.KNOCK, TABLE.SHOWDOWN) — each enabled when the reference's legal actions hold
 one, plus an action the reference refuses (the adapter must refuse it with the same code,
 TABLE.REJECTION, and change nothing) and the built-in greedy table player's move
-(reference/table/strategies.py), so hands reach knocks, gins and undercuts. After every step the
+(reference/table/table_strategies.py), so hands reach knocks, gins and undercuts. After every step the
 observation and the legal actions are compared; when a hand ends, its result (outcome, winner,
 deadwood and penalties per seat, TABLE.PENALTY); seven games in eight are whole games, hand after
 hand with the deal passing left (TABLE.DEALER) until the penalty limit (TABLE.GAME-END), and the
@@ -50,7 +50,7 @@ from ginspec.conformance.stateful_core import (
 from ginspec.reference.game import Rejection, parse_action
 from ginspec.reference.table import TableDeal, TableState
 from ginspec.reference.table.game import TableGame
-from ginspec.reference.table.strategies import GreedyTableStrategy
+from ginspec.reference.table.table_strategies import GreedyTableStrategy
 from ginspec.spec.cards import card_str
 from hypothesis import reject
 from hypothesis import strategies as st
@@ -190,7 +190,7 @@ class TableMachine(Lockstep):
     @precondition(lambda self: self.playing and not self.state.is_over())
     @rule()
     def strategy(self) -> None:
-        """The built-in greedy table player's move (reference/table/strategies.py)."""
+        """The built-in greedy table player's move (reference/table/table_strategies.py)."""
         action = self._greedy_choice()
         if action in self.options(_verb(action)):
             self._play(action)

@@ -14,8 +14,8 @@ from typing import Any
 
 import pytest
 from ginspec.conformance.adapters.base import AdapterFault, JSONObject
-from ginspec.conformance.adapters.command import CommandAdapter, reply_problem
 from ginspec.conformance.adapters.reference import ReferenceAdapter
+from ginspec.conformance.adapters.subprocess_adapter import CommandAdapter, reply_problem
 from ginspec.conformance.adapters.timed import TimedAdapter
 from ginspec.conformance.cases import Case, load_cases
 from ginspec.conformance.cli import main

@@ -8,7 +8,7 @@ import json
 import random
 
 import pytest
-from ginspec.conformance.bench import melds as bench
+from ginspec.conformance.bench import meld_bench as bench
 from ginspec.conformance.cli import main
 from ginspec.reference.meld_rules import STANDARD, MeldRules
 from meld_oracle import Rules, oracle_partitions

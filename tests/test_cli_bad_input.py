@@ -24,10 +24,10 @@ from pathlib import Path
 
 import pytest
 from ginspec.conformance.cli import build_parser, main
-from ginspec.conformance.cli.conform import seconds_arg
+from ginspec.conformance.cli.conform_command import seconds_arg
 from ginspec.conformance.generate.suite import SUITE_DIR
 from ginspec.reference.cli.args import seed_arg
-from ginspec.reference.cli.ruling import TEMPLATE
+from ginspec.reference.cli.ruling_command import TEMPLATE
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -119,8 +119,8 @@ class Files:
 
 @pytest.fixture(scope="module")
 def files(tmp_path_factory: pytest.TempPathFactory) -> Files:
+    from ginspec.reference.game.match_trace import play_match
     from ginspec.reference.game.strategies import strategy
-    from ginspec.reference.game.trace import play_match
     from ginspec.reference.typed_rules import rules_for_profile
 
     root = tmp_path_factory.mktemp("bad-input")

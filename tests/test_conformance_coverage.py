@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 import pytest
 from ginspec.conformance.cases import Case, load_cases
-from ginspec.conformance.cli.suite import coverage_rows
+from ginspec.conformance.cli.suite_command import coverage_rows
 from ginspec.conformance.generate.suite import SUITE_DIR
 from ginspec.reference.game import Deal, HandState, Rejection, rules_for_profile
 from ginspec.reference.game.rejections import Code

@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from ginspec.conformance.adapters.command import CommandAdapter
+from ginspec.conformance.adapters.subprocess_adapter import CommandAdapter
 from ginspec.conformance.cases import Case, load_cases
 from ginspec.conformance.cli import main
 from ginspec.conformance.generate.suite import SUITE_DIR

@@ -27,7 +27,7 @@ from typing import Any
 
 import pytest
 from ginspec.conformance.adapters.base import AdapterFault, Hello
-from ginspec.conformance.adapters.command import CommandAdapter, reply_problem
+from ginspec.conformance.adapters.subprocess_adapter import CommandAdapter, reply_problem
 from ginspec.conformance.cli import main
 from ginspec.conformance.generate.suite import SUITE_DIR
 from ginspec.reference.rulings import CASEBOOK_DIR

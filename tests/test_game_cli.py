@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 from ginspec.conformance.cli import main
+from ginspec.reference.game.match_trace import TRACE_FORMAT, check_trace, play_match
 from ginspec.reference.game.strategies import strategy
-from ginspec.reference.game.trace import TRACE_FORMAT, check_trace, play_match
 from ginspec.reference.typed_rules import rules_for_profile
 from ginspec.spec.errors import ParameterError
 from hypothesis import HealthCheck, given, settings

@@ -7,7 +7,7 @@ import sys
 from collections import Counter
 
 import pytest
-from ginspec.conformance.adapters.command import CommandAdapter
+from ginspec.conformance.adapters.subprocess_adapter import CommandAdapter
 from ginspec.conformance.cases import Case, load_cases
 from ginspec.conformance.generate.suite import SUITE_DIR
 from ginspec.conformance.mutants import MUTANTS, GinBonusWrong, Mutant

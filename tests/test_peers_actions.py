@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from ginspec.conformance.adapters.actions import ActionTextError, canonical, format_action, merge_runs
+from ginspec.conformance.adapters.action_text import ActionTextError, canonical, format_action, merge_runs
 from ginspec.conformance.adapters.deal_layout import DealLayoutError, deal_for, layout
 from ginspec.spec.cards import parse_cards
 

@@ -387,7 +387,7 @@ def test_every_ruling_template_runs_as_cases(kind: str, tmp_path: Path) -> None:
 
 
 def test_a_ruling_fails_against_an_engine_that_rules_otherwise(tmp_path: Path) -> None:
-    from ginspec.reference.cli.ruling import TEMPLATE
+    from ginspec.reference.cli.ruling_command import TEMPLATE
 
     mine = tmp_path / "mine.toml"
     mine.write_text(TEMPLATE, encoding="utf-8")
@@ -398,7 +398,7 @@ def test_a_ruling_fails_against_an_engine_that_rules_otherwise(tmp_path: Path) -
 
 
 def test_a_ruling_the_reference_disputes_is_refused(tmp_path: Path) -> None:
-    from ginspec.reference.cli.ruling import TEMPLATE
+    from ginspec.reference.cli.ruling_command import TEMPLATE
 
     wrong = TEMPLATE.replace("points = { knocker = 4, defender = 0 }", "points = { knocker = 9, defender = 0 }")
     assert wrong != TEMPLATE

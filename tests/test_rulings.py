@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 from ginspec.conformance.cli import main
-from ginspec.reference.cli.ruling import TEMPLATE, TEMPLATES
+from ginspec.reference.cli.ruling_command import TEMPLATE, TEMPLATES
 from ginspec.reference.rulings import KINDS, casebook, findings, load_ruling
 from ginspec.spec.clauses import SPEC_DIR, registry
 from ginspec.spec.errors import RulingFileError

@@ -9,8 +9,8 @@ import sys
 from typing import Any
 
 import pytest
-from ginspec.conformance.adapters.command import CommandAdapter
 from ginspec.conformance.adapters.reference import ReferenceAdapter
+from ginspec.conformance.adapters.subprocess_adapter import CommandAdapter
 from ginspec.conformance.cases import Case, load_cases
 from ginspec.conformance.cases.query_kinds import QUERY_KINDS
 from ginspec.conformance.compare_systems import check_system_query
@@ -36,7 +36,7 @@ def system_suite() -> list[Case]:
 
 
 def test_every_multiplayer_clause_is_obeyed_and_violated_or_decided() -> None:
-    from ginspec.conformance.cli.suite import coverage_rows
+    from ginspec.conformance.cli.suite_command import coverage_rows
 
     rows = {r["clause"]: r for r in coverage_rows()}
     gaps = [c for c in MULTIPLAYER if not (rows[c]["obeys"] and rows[c]["violates"])]

@@ -10,10 +10,10 @@ from typing import Any
 
 import pytest
 from ginspec.conformance.cli import main
+from ginspec.reference.game.match_trace import TraceError
 from ginspec.reference.game.strategies import strategy
-from ginspec.reference.game.trace import TraceError
 from ginspec.reference.systems.play import play_system
-from ginspec.reference.systems.trace import check_system_trace
+from ginspec.reference.systems.system_trace import check_system_trace
 from ginspec.reference.typed_rules import rules_for_profile
 from ginspec.spec.profiles import ruleset
 
@@ -135,8 +135,8 @@ def test_a_table_record_with_a_wrong_prize_split_or_winner() -> None:
     """SYSTEM.TRACE: the end of a table game is checked too (TABLE.GAME-END, TABLE.PRIZE)."""
     from ginspec.reference.table import table_rules
     from ginspec.reference.table.game import play_table_game
-    from ginspec.reference.table.strategies import table_strategy
-    from ginspec.reference.table.trace import check_table_trace
+    from ginspec.reference.table.table_strategies import table_strategy
+    from ginspec.reference.table.table_trace import check_table_trace
 
     rules = table_rules(ruleset("serbian-online", {"players": 3}), "serbian-online")
     data = play_table_game(rules, 5, [table_strategy("greedy")] * 3)

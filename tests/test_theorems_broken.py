@@ -13,7 +13,7 @@ import ginspec.spec.formal.encoding as encoding
 import pytest
 from ginspec.reference.meld_rules import MeldRules
 from ginspec.reference.proofs import scoring_proofs
-from ginspec.reference.proofs.theorems import (
+from ginspec.reference.proofs.optimiser_lemmas import (
     block_exhaustive,
     discard_by_suit,
     long_runs_split,
@@ -196,7 +196,7 @@ def test_wrong_truth_table_fails_encoding_exact(monkeypatch: pytest.MonkeyPatch)
 
 
 def test_wrong_closed_form_fails_last_rank_closed_form() -> None:
-    from ginspec.reference.proofs.theorems import last_rank_closed_form
+    from ginspec.reference.proofs.optimiser_lemmas import last_rank_closed_form
     from planting import plant
 
     assert last_rank_closed_form().holds

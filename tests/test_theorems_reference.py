@@ -10,7 +10,7 @@ from itertools import permutations
 import pytest
 from ginspec.reference.meld_rules import MeldRules
 from ginspec.reference.melds import min_deadwood, min_deadwood_after_discard
-from ginspec.reference.proofs.theorems import (
+from ginspec.reference.proofs.optimiser_lemmas import (
     block_exhaustive,
     discard_by_suit,
     last_rank_closed_form,

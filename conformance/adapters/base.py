@@ -5,7 +5,7 @@ either :meth:`Adapter.query` (meld, deadwood and knock questions) or :meth:`Adap
 :meth:`Adapter.new_match` followed by :meth:`Adapter.apply`, :meth:`Adapter.legal_actions`,
 :meth:`Adapter.observe` and :meth:`Adapter.result`. The same calls exist as the JSON-lines
 protocol (``conformance/PROTOCOL.md``);
-:class:`~ginspec.conformance.adapters.command.CommandAdapter`
+:class:`~ginspec.conformance.adapters.subprocess_adapter.CommandAdapter`
 speaks it to a subprocess and ``ginspec serve`` serves any adapter over it.
 
 Vocabulary: players are 0 and 1; cards are canonical tokens (``TS``, ``7H``); actions are the

@@ -61,7 +61,7 @@ def open_adapter(spec: str, *, timeout: float = 10.0, startup: float | None = No
 
         return TimedAdapter(build, timeout=timeout)
     if spec.startswith("cmd:"):
-        from ginspec.conformance.adapters.command import CommandAdapter
+        from ginspec.conformance.adapters.subprocess_adapter import CommandAdapter
 
         try:
             argv = shlex.split(spec[4:])
@@ -69,7 +69,7 @@ def open_adapter(spec: str, *, timeout: float = 10.0, startup: float | None = No
             raise AdapterError(f"--adapter: {spec!r}: {exc}") from None
         if not argv:
             raise AdapterError("--adapter: cmd: needs a command, e.g. cmd:'./my-engine --serve'")
-        from ginspec.conformance.adapters.command import STARTUP_TIMEOUT
+        from ginspec.conformance.adapters.subprocess_adapter import STARTUP_TIMEOUT
 
         return CommandAdapter(argv, timeout=timeout, startup=startup or STARTUP_TIMEOUT)
     raise AdapterError(

@@ -23,7 +23,7 @@ import importlib
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Final
 
-from ginspec.conformance.adapters.actions import (
+from ginspec.conformance.adapters.action_text import (
     ActionTextError,
     Canonical,
     canonical,

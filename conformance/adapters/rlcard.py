@@ -22,7 +22,7 @@ import importlib
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar, Final
 
-from ginspec.conformance.adapters.actions import ActionTextError, Canonical, canonical, format_action
+from ginspec.conformance.adapters.action_text import ActionTextError, Canonical, canonical, format_action
 from ginspec.conformance.adapters.base import JSONObject, Unsupported
 from ginspec.conformance.adapters.deal_layout import layout
 from ginspec.conformance.adapters.peer import (

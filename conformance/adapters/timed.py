@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeVar
 
 from ginspec.conformance.adapters.base import Adapter, AdapterFault, Hello, JSONObject, Verdict
-from ginspec.conformance.adapters.command import check_timeout
+from ginspec.conformance.adapters.subprocess_adapter import check_timeout
 
 T = TypeVar("T")
 

@@ -22,18 +22,18 @@ from ginspec.reference.cli.args import EXIT_OK, EXIT_USAGE, Parser, help_then_er
 from ginspec.spec.errors import GinspecError
 
 COMMAND_MODULES: dict[str, tuple[str, ...]] = {
-    "ginspec.reference.cli.deadwood": ("deadwood",),
-    "ginspec.conformance.cli.clauses": ("clauses", "clause"),
-    "ginspec.reference.cli.rules": ("rules",),
-    "ginspec.reference.cli.adjudicate": ("adjudicate",),
-    "ginspec.reference.cli.ruling": ("ruling",),
-    "ginspec.reference.cli.play": ("play", "check-log"),
-    "ginspec.conformance.cli.bench": ("bench",),
-    "ginspec.reference.cli.prove": ("prove",),
-    "ginspec.conformance.cli.suite": ("suite",),
-    "ginspec.conformance.cli.conform": ("conform", "serve"),
-    "ginspec.conformance.cli.report": ("report",),
-    "ginspec.conformance.cli.faults": ("faults",),
+    "ginspec.reference.cli.deadwood_command": ("deadwood",),
+    "ginspec.conformance.cli.clauses_command": ("clauses", "clause"),
+    "ginspec.reference.cli.rules_command": ("rules",),
+    "ginspec.reference.cli.adjudicate_command": ("adjudicate",),
+    "ginspec.reference.cli.ruling_command": ("ruling",),
+    "ginspec.reference.cli.play_command": ("play", "check-log"),
+    "ginspec.conformance.cli.bench_command": ("bench",),
+    "ginspec.reference.cli.prove_command": ("prove",),
+    "ginspec.conformance.cli.suite_command": ("suite",),
+    "ginspec.conformance.cli.conform_command": ("conform", "serve"),
+    "ginspec.conformance.cli.report_command": ("report",),
+    "ginspec.conformance.cli.faults_command": ("faults",),
 }
 """Each module whose ``register(subparsers)`` adds commands -> the commands it adds, in help order."""
 COMMANDS: dict[str, str] = {name: module for module, names in COMMAND_MODULES.items() for name in names}

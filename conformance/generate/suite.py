@@ -59,7 +59,7 @@ def gather(progress: Progress = _quiet) -> tuple[list[Case], list[dict[str, str]
     from ginspec.conformance.generate.casebook import casebook_cases
     from ginspec.conformance.generate.corners import corner_cases
     from ginspec.conformance.generate.examples import example_cases
-    from ginspec.conformance.generate.explore import explored_cases
+    from ginspec.conformance.generate.explored_cases import explored_cases
     from ginspec.conformance.generate.games import (
         cross_hands,
         full_hands,

@@ -28,7 +28,7 @@ from ginspec.conformance.adapters.reference_table import table_observation
 from ginspec.conformance.cases import Case
 from ginspec.reference.game import Rejection, parse_action
 from ginspec.reference.table import TableDeal, TableState, table_rules_for_profile
-from ginspec.reference.table.strategies import GreedyTableStrategy, RandomTableStrategy
+from ginspec.reference.table.table_strategies import GreedyTableStrategy, RandomTableStrategy
 from ginspec.spec.cards import card_str
 from ginspec.spec.clauses import Example, registry
 

@@ -14,7 +14,7 @@ from ginspec.reference.game.strategies import strategy
 from ginspec.reference.systems.play import play_system
 from ginspec.reference.table import table_rules
 from ginspec.reference.table.game import play_table_game
-from ginspec.reference.table.strategies import table_strategy
+from ginspec.reference.table.table_strategies import table_strategy
 from ginspec.spec.profiles import parse_overrides, ruleset
 
 

@@ -17,8 +17,8 @@ from pathlib import Path
 from typing import Any, Final
 
 from ginspec.conformance.adapters.base import Adapter, AdapterError, AdapterFault, Hello
-from ginspec.conformance.adapters.command import STARTUP_TIMEOUT
 from ginspec.conformance.adapters.loader import open_adapter
+from ginspec.conformance.adapters.subprocess_adapter import STARTUP_TIMEOUT
 from ginspec.conformance.cases import Case
 from ginspec.conformance.cases.model import CaseFormatError
 from ginspec.conformance.reports.explain import Rerun

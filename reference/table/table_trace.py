@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from ginspec.reference.game.match_trace import CheckReport, TraceError, TraceFinding
 from ginspec.reference.game.rejections import Rejection
-from ginspec.reference.game.trace import CheckReport, TraceError, TraceFinding
 from ginspec.reference.table.scoring import prize_split, table_winner
 from ginspec.reference.table.state import TableDeal, TableDealError, TableState
 from ginspec.reference.typed_rules import Rules

@@ -17,7 +17,7 @@ docs/conformance/live.md, docs/performance.md).
 ``ginspec bench melds``: median and p90 µs per hand of the meld engine (minimum deadwood; best
 discard for 11 cards) on random, meld-dense and worst-case hands, next to OpenSpiel's
 ``GinRummyUtils.min_deadwood`` on the same hands, every answer cross-checked
-(:mod:`ginspec.conformance.bench.melds`; docs/performance.md, section "Meld engine").
+(:mod:`ginspec.conformance.bench.meld_bench`; docs/performance.md, section "Meld engine").
 """
 
 from __future__ import annotations
@@ -259,8 +259,8 @@ def run_start(args: argparse.Namespace) -> int:
 
 
 def run_melds(args: argparse.Namespace) -> int:
-    """``ginspec bench melds`` (see :mod:`ginspec.conformance.bench.melds`)."""
-    from ginspec.conformance.bench.melds import format_table, peer_available, run_benchmark
+    """``ginspec bench melds`` (see :mod:`ginspec.conformance.bench.meld_bench`)."""
+    from ginspec.conformance.bench.meld_bench import format_table, peer_available, run_benchmark
 
     args.reps = 20 if args.reps is None else args.reps
     if args.reps < 1:

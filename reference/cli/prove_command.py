@@ -13,8 +13,8 @@ from typing import Any
 
 from ginspec.reference.cli.args import seed_arg
 from ginspec.reference.meld_rules import MeldRules
-from ginspec.reference.proofs.bench import render as render_bench
-from ginspec.reference.proofs.bench import run_bench
+from ginspec.reference.proofs.certificate_bench import render as render_bench
+from ginspec.reference.proofs.certificate_bench import run_bench
 from ginspec.reference.proofs.certify import certify_hand
 from ginspec.reference.scoring import knock_limit_for
 from ginspec.spec.cards import card_str, parse_cards

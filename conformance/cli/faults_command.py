@@ -11,7 +11,7 @@ from typing import Any
 
 from ginspec.conformance.cases import load_cases
 from ginspec.conformance.cases.model import CaseFormatError
-from ginspec.conformance.cli.conform import count_arg, seconds_arg
+from ginspec.conformance.cli.conform_command import count_arg, seconds_arg
 from ginspec.conformance.faults import FAULT_NAMES, FAULTS, Row, run_harness, table
 from ginspec.conformance.generate.suite import SUITE_DIR
 

@@ -11,8 +11,8 @@ from typing import Any
 
 from ginspec.reference.game import Deal, HandState
 from ginspec.reference.game.deal import DealError
+from ginspec.reference.game.match_trace import CheckReport, TraceError, TraceFinding
 from ginspec.reference.game.rejections import Rejection
-from ginspec.reference.game.trace import CheckReport, TraceError, TraceFinding
 from ginspec.reference.systems.hollywood import HollywoodGame
 from ginspec.reference.systems.partnership import PartnershipGame, tables, team_of
 from ginspec.reference.systems.results import Result, result_in_seats
