@@ -6,6 +6,7 @@ default; ``thorough`` (HYPOTHESIS_PROFILE=thorough) is for long local runs.
 
 from __future__ import annotations
 
+import fcntl
 import os
 import subprocess
 import sys
@@ -26,12 +27,21 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.ge
 def build_site(out: Path, *options: str) -> Path:
     """Build the documentation site into ``out`` with warnings as errors (``options``: e.g. -D language=sr)."""
     docs = Path(__file__).resolve().parents[1] / "docs"
-    proc = subprocess.run(
-        [sys.executable, "-m", "sphinx", "-W", "--keep-going", "-q", "-b", "html", *options, str(docs), str(out)],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    # The build writes its generated pages into docs/gen/ (removed and written again): two
+    # builds at once (the English and the Serbian site, on two xdist workers) would race there,
+    # so a build holds an exclusive lock on the docs folder.
+    lock = os.open(docs, os.O_RDONLY)
+    try:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        proc = subprocess.run(
+            [sys.executable, "-m", "sphinx", "-W", "--keep-going", "-q", "-b", "html", *options, str(docs),
+             str(out)],
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+    finally:
+        os.close(lock)
     assert proc.returncode == 0, f"sphinx-build -W {' '.join(options)} failed:\n{proc.stdout}\n{proc.stderr}"
     return out
 

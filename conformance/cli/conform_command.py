@@ -175,9 +175,10 @@ def register(sub: Any) -> None:
         action="store_true",
         help="live differential mode: play seeded random hands against the reference",
     )
-    p.add_argument("--seed", type=seed_arg, default=0, help="--live: first seed")
-    p.add_argument("--hands", type=positive_int, default=20,
-                   help="--live: hands to play (at least; the last example is played whole)")
+    p.add_argument("--seed", type=seed_arg, help="--live: first seed (default 0)")
+    p.add_argument("--hands", type=positive_int,
+                   help="--live: hands to play (at least; the last example is played whole; "
+                   "default 20)")
     p.add_argument("--rules", type=Path, metavar="FILE",
                    help="--live: the ruleset to play, a TOML file (profile = \"...\" and a [set] "
                    "table; PROTOCOL.md, 'Rules declared by value'); instead of --profile")
@@ -188,7 +189,7 @@ def register(sub: Any) -> None:
     p.add_argument("--players", type=positive_int, metavar="N",
                    help="--live: play seed 001's table game at N seats (3 or 4; a table profile "
                    "such as serbian-online, an adapter declaring table-game.N)")
-    p.add_argument("--out", type=Path, default=Path("."), help="--live: folder for the shrunk case")
+    p.add_argument("--out", type=Path, help="--live: folder for the shrunk case (default .)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.add_argument("-v", "--verbose", action="store_true",
                    help="list every clause, every declined case and every expected failure")
@@ -216,12 +217,21 @@ def _hello(adapter: Adapter) -> Hello:
         raise AdapterError(f"--adapter: hello failed: {fault.kind}: {fault}") from None
 
 
+LIVE_ONLY = ("seed", "hands", "max_examples", "max_new", "out")
+"""Options only ``--live`` reads: refused in the other modes rather than ignored."""
+
+
 def _refuse_for_mode(args: argparse.Namespace) -> None:
     """--smoke and --live write no report and play no suite: the options that would be ignored
     are refused, one line naming them."""
     if args.players is not None and not args.live:
         raise CaseFormatError("--players: only --live plays table hands (the suite's table "
                               "cases name their seats)")
+    if not args.live:
+        live_only = [f"--{f.replace('_', '-')}" for f in LIVE_ONLY if getattr(args, f) is not None]
+        if live_only:
+            raise CaseFormatError(f"{live_only[0]}: only --live uses it (it plays random hands; "
+                                  f"a suite run plays the suite's cases)")
     mode = "--smoke" if args.smoke else "--live" if args.live else None
     if mode is None:
         return
@@ -231,8 +241,6 @@ def _refuse_for_mode(args: argparse.Namespace) -> None:
     given += ["--max-fail/-x"] if args.max_fail is not None else []
     given += ["--suite"] if args.suite else []
     given += ["--expect-fail"] if args.expect_fail and args.smoke else []
-    given += ["--max-examples"] if args.max_examples and not args.live else []
-    given += ["--max-new"] if args.max_new and not args.live else []
     given += ["--cases"] if args.cases else []
     given += ["--shard"] if args.shard else []
     given += ["a second --adapter"] if len(args.adapter) > 1 else []
@@ -423,8 +431,9 @@ def _run_mode(args: argparse.Namespace) -> int:
         if len(lists) > 1:
             raise CaseFormatError("--live: give one --expect-fail list")
         expect = read_expect_fail(expect_fail_path(lists[0])) if lists else {}
-        code: int = run_live(adapter, hello, rules, seed=args.seed, hands=args.hands,
-                             out=args.out, stdout=sys.stdout, expect_fail=expect,
+        code: int = run_live(adapter, hello, rules, seed=args.seed or 0,
+                             hands=args.hands or 20, out=args.out or Path("."),
+                             stdout=sys.stdout, expect_fail=expect,
                              max_examples=args.max_examples, max_new=args.max_new,
                              players=args.players)
         if code == 1:
@@ -440,7 +449,7 @@ def _explain_shrunk_case(args: argparse.Namespace, adapter: Adapter, hello: Hell
     failure explained like any other (cards, expected beside actual, clause, rerun command)."""
     from ginspec.conformance.cases import load_case
 
-    written = sorted(args.out.glob(f"live.{profile}.*.json"), key=lambda p: p.stat().st_mtime)
+    written = sorted((args.out or Path(".")).glob(f"live.{profile}.*.json"), key=lambda p: p.stat().st_mtime)
     if not written:
         return
     case = load_case(written[-1])
