@@ -15,7 +15,12 @@ question, keyed by the question (:func:`question_key`), written by ``ginspec sui
   ``rulesets`` entry, its opening included, played on the reference under each of its
   profiles), the deadwood question of the cards the player keeps, claim = the reference's least
   deadwood; the certified optimum must be within the knock limit for an accepted knock, over
-  it for KNOCK_OVER_LIMIT, and 0 for an accepted big gin.
+  it for KNOCK_OVER_LIMIT, and 0 for an accepted big gin;
+* a ``defence``, ``declaration`` or ``adjudicate`` query case (:func:`answer_claims`): per profile
+  it is answered under, an *answer certificate* naming the deadwood certificates of every layoff
+  choice of the defender, of the declarer's least, of the knocker's least (after the best
+  discard) and the best-play showdown certificate of an adjudicate ruling; checked by
+  :mod:`ginspec.spec.formal.answers` from the case's own data alone.
 
 A stored certificate is deterministic: its witness is the reference's first optimal arrangement
 (any valid witness will do: it is checked against the definition), and its ``solver`` record is
@@ -37,12 +42,13 @@ from typing import Any, Final, Literal
 from ginspec.reference.adjudicate import adjudicate
 from ginspec.reference.game import CHANCE, Action, Deal, HandState, Kind, parse_action, rules_for_profile
 from ginspec.reference.game.state import Phase
-from ginspec.reference.layoffs import as_rules, layoff_plans, table_of
+from ginspec.reference.layoffs import ShowdownRules, as_rules, layoff_plans, table_of
 from ginspec.reference.meld_rules import MeldRules
 from ginspec.reference.melds import Meld, analyse_discards, check_meld, min_deadwood, optimal_arrangements
 from ginspec.reference.scoring import knock_limit_for
 from ginspec.spec.cards import Card, card_str, cards_of, parse_cards, rank_of
 from ginspec.spec.errors import GinspecError, MeldError
+from ginspec.spec.formal.answers import answer_key, answered, check_answers, params_of
 from ginspec.spec.formal.certificate import certify
 from ginspec.spec.formal.definition import arrangement_deadwood
 from ginspec.spec.formal.rules import FormalRules, rank_value
@@ -92,6 +98,8 @@ def questions(case: Mapping[str, Any]) -> list[Question]:
     if case.get("kind") == "hand":
         return [claim.question for claim in knock_claims(case)] + [
             q for claim in showdown_claims(case) for q in claim.refs]
+    if answered(case):
+        return [q for claim in answer_claims(case) for q in claim.refs]
     if case.get("kind") != "query" or case["query"]["what"] not in CERTIFIED_QUERIES:
         return []
     rules, limit = _case_rules(case)
@@ -363,12 +371,7 @@ def _showdown_claim(profile: str, result: Mapping[str, Any], start: HandState | 
     table: list[dict[str, Any]]
     if automatic:
         ruling = adjudicate(k_hand, d_hand, start.rules.params, upcard=start.upcard).to_json()
-        added: dict[str, list[str]] = {}
-        for lay in [*ruling["defender"]["layoffs"], *ruling["knocker_layoffs"]]:
-            added.setdefault(" ".join(lay["onto"]), []).append(lay["card"])
-        table = [{"owner": owner, "meld": list(m), "added": added.get(" ".join(m), [])}
-                 for owner, melds in (("knocker", ruling["declaration"]["melds"]),
-                                      ("defender", ruling["defender"]["melds"])) for m in melds]
+        table = _best_table(ruling)
         dw = {"knocker": ruling["deadwood"]["knocker"], "defender": ruling["deadwood"]["defender"]}
     else:
         if end.result is None:
@@ -376,6 +379,27 @@ def _showdown_claim(profile: str, result: Mapping[str, Any], start: HandState | 
         table = [{"owner": t.owner, "meld": [card_str(c) for c in t.original.cards],
                   "added": [card_str(c) for c in t.added]} for t in end.table]
         dw = {"knocker": end.result.deadwood[k], "defender": end.result.deadwood[1 - k]}
+    cert, refs = _showdown_certificate(k_hand, d_hand, srules, table, dw, automatic)
+    return ShowdownClaim(profile, automatic, expected, k, cert, refs)
+
+
+def _best_table(ruling: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The table at the end of an adjudicator's ruling (its JSON form): each declared and
+    defender's meld with the cards laid off onto it."""
+    added: dict[str, list[str]] = {}
+    for lay in [*ruling["defender"]["layoffs"], *ruling["knocker_layoffs"]]:
+        added.setdefault(" ".join(lay["onto"]), []).append(lay["card"])
+    return [{"owner": owner, "meld": list(m), "added": added.get(" ".join(m), [])}
+            for owner, melds in (("knocker", ruling["declaration"]["melds"]),
+                                 ("defender", ruling["defender"]["melds"])) for m in melds]
+
+
+def _showdown_certificate(k_hand: Sequence[Card], d_hand: Sequence[Card], srules: ShowdownRules,
+                          table: list[dict[str, Any]], dw: dict[str, Any],
+                          automatic: bool) -> tuple[dict[str, Any], tuple[Question, ...]]:
+    """The showdown certificate of this table and these numbers, with the deadwood questions it
+    names (the knocker's least under maximal melding; the defender's every layoff choice under
+    best play)."""
     formal = FormalRules.of(srules.meld_rules)
     declared_melds = [parse_cards(t["meld"]) for t in table if t["owner"] == "knocker"]
     in_melds = {c for m in declared_melds for c in m}
@@ -383,7 +407,7 @@ def _showdown_claim(profile: str, result: Mapping[str, Any], start: HandState | 
     refs: list[Question] = []
     knocker_least = None
     if srules.knocker_must_meld_maximally and declared > 0:
-        q = Question(k_hand, formal, False, None, declared)
+        q = Question(tuple(k_hand), formal, False, None, declared)
         refs.append(q)
         knocker_least = q.key
     defender_least = None
@@ -411,7 +435,103 @@ def _showdown_claim(profile: str, result: Mapping[str, Any], start: HandState | 
         "knocker_least": knocker_least,
         "defender_least": defender_least,
     }
-    return ShowdownClaim(profile, automatic, expected, k, cert, tuple(refs))
+    return cert, tuple(refs)
+
+
+# --- showdown queries: defence, declaration and adjudicate answers ---------------------------------
+
+
+@dataclass(frozen=True)
+class AnswerClaim:
+    """The answer certificate of a showdown query case under ``profile`` (checked by
+    :func:`ginspec.spec.formal.answers.check_answers`), the deadwood questions it and its
+    showdown name, and the showdown certificate (None: the answer names none)."""
+
+    profile: str | None
+    key: str
+    certificate: dict[str, Any]
+    refs: tuple[Question, ...]
+    showdown: dict[str, Any] | None
+
+    @property
+    def keys(self) -> set[str]:
+        """Every certificate key this answer uses."""
+        return {self.key, *(q.key for q in self.refs)} | (
+            {showdown_key(self.showdown)} if self.showdown is not None else set())
+
+
+def answer_claims(case: Mapping[str, Any]) -> list[AnswerClaim]:
+    """The answer certificates of a ``defence``, ``declaration`` or ``adjudicate`` query case:
+    one per profile it is answered under with a deadwood or knock verdict (none for other cases).
+    (Remembered by the case's whole text: a run asks several times.)"""
+    if not answered(case):
+        return []
+    return list(_answers(json.dumps(case, sort_keys=True)))
+
+
+@lru_cache(maxsize=1024)
+def _answers(text: str) -> tuple[AnswerClaim, ...]:
+    case = json.loads(text)
+    first: dict[str | None, Mapping[str, Any]] = {}
+    for profile, expect in answered(case):  # one answer per profile (the checker reads each expectation)
+        first.setdefault(profile, expect)
+    return tuple(_answer(case, profile, expect) for profile, expect in first.items())
+
+
+def _least(cards: Sequence[Card], rules: MeldRules) -> int:
+    return min_deadwood(list(cards), rules)
+
+
+def _answer(case: Mapping[str, Any], profile: str | None, expect: Mapping[str, Any]) -> AnswerClaim:
+    query = case["query"]
+    what = query["what"]
+    params = params_of(case, profile)
+    meld_rules = MeldRules.from_params(params)
+    formal = FormalRules.of(meld_rules)
+    key = answer_key(case["id"], profile)
+    cert: dict[str, Any] = {"question": "answer", "what": what}
+    refs: list[Question] = []
+    showdown: dict[str, Any] | None = None
+    if what == "defence":
+        srules = as_rules(params)
+        hand = parse_cards(query["cards"])
+        melds = [_meld(parse_cards(m), meld_rules) for m in query["knocker_melds"]]
+        plans = layoff_plans(table_of(melds), hand, srules, "defender", bool(query.get("gin", False)))
+        cert["options"] = []
+        for laid in sorted(plans):
+            rest = tuple(c for c in hand if not laid >> c & 1)
+            q = Question(rest, formal, False, None, _least(rest, meld_rules))
+            refs.append(q)
+            cert["options"].append({"laid_off": [card_str(c) for c in cards_of(laid)], "certificate": q.key})
+    elif what == "declaration":
+        cards = tuple(parse_cards(query["cards"]))
+        cert["least"] = None
+        if params["knocker_must_meld_maximally"] and (
+                expect.get("valid") is True or expect.get("code") == "DECLARATION_NOT_MAXIMAL"):
+            q = Question(cards, formal, False, None, _least(cards, meld_rules))
+            refs.append(q)
+            cert["least"] = q.key
+    else:
+        knocker, defender = tuple(parse_cards(query["knocker"])), tuple(parse_cards(query["defender"]))
+        upcard = parse_cards([query["upcard"]])[0] if "upcard" in query else None
+        limit = knock_limit_for(params, upcard)
+        eleven = len(knocker) == 11
+        claim = min(_least([c for c in knocker if c != d], meld_rules) for d in knocker) if eleven \
+            else _least(knocker, meld_rules)
+        q = Question(knocker, formal, eleven, limit if eleven else None, claim)
+        refs.append(q)
+        cert |= {"knocker_least": q.key, "showdown": None, "discard": None}
+        if expect["outcome"] != "illegal_knock" and "deadwood" in expect:
+            given = query.get("knocker_melds")
+            ruling = adjudicate(knocker, defender, ruleset(profile, case["overrides"]) if profile else params,
+                                knocker_melds=None if given is None else [parse_cards(m) for m in given],
+                                upcard=upcard).to_json()
+            kept = tuple(c for c in knocker if ruling["discard"] is None or c != parse_cards([ruling["discard"]])[0])
+            dw = {"knocker": ruling["deadwood"]["knocker"], "defender": ruling["deadwood"]["defender"]}
+            showdown, more = _showdown_certificate(kept, defender, as_rules(params), _best_table(ruling), dw, True)
+            refs += more
+            cert |= {"showdown": showdown_key(showdown), "discard": ruling["discard"]}
+    return AnswerClaim(profile, key, cert, tuple(refs), showdown)
 
 
 def certificate(q: Question) -> dict[str, Any]:
@@ -450,6 +570,10 @@ def certificates_text(cases: Iterable[Mapping[str, Any]]) -> str:
         for claim in showdown_claims(case):
             if claim.certificate is not None:
                 shown.setdefault(claim.key, claim.certificate)
+        for answer in answer_claims(case):
+            shown.setdefault(answer.key, answer.certificate)
+            if answer.showdown is not None:
+                shown.setdefault(showdown_key(answer.showdown), answer.showdown)
     data = {key: certificate(q) for key, q in found.items()} | shown
     lines = [json.dumps({"key": key, "certificate": data[key]}, separators=(",", ":")) for key in sorted(data)]
     return "".join(line + "\n" for line in lines)
@@ -494,6 +618,8 @@ def check_case(case: Mapping[str, Any], certs: Mapping[str, Mapping[str, Any]],
     memo = {} if memo is None else memo
     if case.get("kind") == "hand":
         return _check_hand_case(case, certs, memo)
+    if answered(case):
+        return _check_answer_case(case, certs, memo)
     out = []
     expect = case["expect"]
     qs = questions(case)
@@ -520,6 +646,13 @@ def check_case(case: Mapping[str, Any], certs: Mapping[str, Mapping[str, Any]],
                 out.append(f"{where}: discarding {card} leaves {cert['optimum']}, the case "
                            f"{'lists' if best else 'does not list'} it as a best discard")
     return out
+
+
+def _check_answer_case(case: Mapping[str, Any], certs: Mapping[str, Mapping[str, Any]],
+                       memo: Stands) -> list[str]:
+    """A showdown query's answers, checked by :mod:`ginspec.spec.formal.answers` alone (the
+    reference only wrote them)."""
+    return check_answers(case, certs, lambda key, cert: _stands(key, cert, memo))
 
 
 def _check_hand_case(case: Mapping[str, Any], certs: Mapping[str, Mapping[str, Any]],
@@ -570,9 +703,22 @@ def certified_cases(folder: Path) -> list[dict[str, Any]]:
     for kind in ("query", "hand"):
         for path in sorted((folder / "cases" / kind).glob("*.json")):
             case = json.loads(path.read_text(encoding="utf-8"))
-            if questions(case):
+            if questions(case) or answered(case):
                 out.append(case)
     return out
+
+
+def used_keys(case: Mapping[str, Any]) -> set[str]:
+    """The keys of every certificate a case's numbers rest on."""
+    return {q.key for q in questions(case)} | {
+        s.key for s in showdown_claims(case) if s.certificate is not None} | {
+        key for a in answer_claims(case) for key in a.keys}
+
+
+def certificate_count(case: Mapping[str, Any]) -> int:
+    """How many certificates a case's check reads (a question asked twice counts twice)."""
+    return len(questions(case)) + len(showdown_claims(case)) + sum(
+        1 + (a.showdown is not None) for a in answer_claims(case))
 
 
 def verify_suite(folder: Path, *, sample: int | None = None, seed: int = 1,
@@ -592,9 +738,8 @@ def verify_suite(folder: Path, *, sample: int | None = None, seed: int = 1,
     memo: Stands = {}
     for case in chosen:
         problems += check_case(case, certs, memo)
-        used += len(questions(case)) + len(showdown_claims(case))
+        used += certificate_count(case)
     if sample is None:
-        needed = {q.key for c in cases for q in questions(c)} | {
-            s.key for c in cases for s in showdown_claims(c) if s.certificate is not None}
+        needed = {key for c in cases for key in used_keys(c)}
         problems += [f"{key}: a certificate no case uses" for key in sorted(set(certs) - needed)]
     return SuiteCheck(len(chosen), used, tuple(problems))
