@@ -3,9 +3,9 @@ knock/gin verdict of a query case (a defence's least deadwood, a declaration's v
 adjudicate ruling's deadwood and knock verdict included), every knock verdict of a hand case and
 every deadwood of a hand case's result (a showdown certificate: as recorded, or the best play's
 least defender deadwood) has its certificate in conformance/suite/certificates.jsonl.
-CI re-checks a deterministic sample plus every case this branch changed against main and every
-showdown query answer (strict fields, a Z3 re-proof, the independent checker), and runs the
-JavaScript checker on a sample."""
+CI re-checks a deterministic sample plus every case this branch changed against main (its file, or
+a certificate it uses) and every showdown query answer (strict fields, a Z3 re-proof, the
+independent checker), and runs the JavaScript checker on a sample."""
 
 from __future__ import annotations
 
@@ -60,6 +60,18 @@ def _changed_case_ids() -> list[str]:
         if path.exists():
             ids.append(json.loads(path.read_text(encoding="utf-8"))["id"])
     return ids
+
+
+def _cases_of_changed_certificates() -> list[str]:
+    """IDs of the cases that use a certificate this branch added, removed or changed against main
+    in the certificates file (none outside a git checkout)."""
+    try:
+        out = subprocess.run(["git", "diff", "-U0", "main", "--", f"conformance/suite/{CERTIFICATES}"],
+                             cwd=ROOT, capture_output=True, text=True, check=True, timeout=60).stdout
+    except (OSError, subprocess.SubprocessError):
+        return []
+    keys = {json.loads(line[1:])["key"] for line in out.splitlines() if line[:2] in ("+{", "-{")}
+    return [c["id"] for c in CASES if used_keys(c) & keys] if keys else []
 
 
 def test_every_certified_number_has_its_certificate() -> None:
@@ -168,10 +180,12 @@ def test_a_defender_deadwood_that_is_not_the_least_is_rejected() -> None:
 
 
 def test_a_sample_and_every_changed_case_are_re_checked() -> None:
-    """A deterministic sample, every case this branch changed, and every showdown query answer
-    (defence, declaration, adjudicate: few, and checked in about a second)."""
+    """A deterministic sample, every case this branch changed or whose certificates it changed,
+    and every showdown query answer (defence, declaration, adjudicate: few, and checked in about
+    a second)."""
     answers = [c["id"] for c in CASES if answered(c)]
-    result = verify_suite(SUITE_DIR, sample=25, seed=16, also=[*_changed_case_ids(), *answers])
+    changed = [*_changed_case_ids(), *_cases_of_changed_certificates()]
+    result = verify_suite(SUITE_DIR, sample=25, seed=16, also=[*changed, *answers])
     assert result.ok, result.problems[:5]
     assert result.cases >= 25 + len(answers) - 2 and len(answers) >= 24
 
