@@ -18,7 +18,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any, Final, Literal
 
-from ginspec.reference.typed_rules import Rules, game_rules
+from ginspec.reference.typed_rules import Rules, RuleValues, game_rules
 from ginspec.reference.vocabulary import GoingOut, Player, Side
 from ginspec.spec.cards import Card
 from ginspec.spec.clauses import implements
@@ -143,6 +143,8 @@ def hand_score_terms(
 def _typed(rules: Rules | Mapping[str, Value]) -> Rules:
     if isinstance(rules, Rules):
         return rules
+    if isinstance(rules, RuleValues):  # the values of typed rules: those rules
+        return rules.rules
     return _ruleset_rules(rules) if isinstance(rules, Ruleset) else game_rules(rules)
 
 
@@ -209,9 +211,10 @@ VOID_HAND: Final = HandScore("void", 0, 0, None, False, False, 0, 0, ("SCORE.VOI
 
 
 def _rule_values(rules: Mapping[str, Value]) -> Mapping[str, Value]:
-    """Every parameter's value: a Ruleset is already complete and validated; any other mapping
-    is checked and completed with the defaults."""
-    return rules if isinstance(rules, Ruleset) else complete(rules)
+    """Every parameter's value: a Ruleset and the values of typed rules (``Rules.params``) are
+    already complete and validated; any other mapping is checked and completed with the
+    defaults."""
+    return rules if isinstance(rules, Ruleset | RuleValues) else complete(rules)
 
 
 @implements("MATCH.BOX", "MATCH.EXTRA-BOXES")

@@ -101,28 +101,36 @@ def _build_suit_tables(rules: MeldRules) -> SuitTables:
     for m in range(1, size):
         low = m & -m
         value[m] = value[m ^ low] + rv[low.bit_length() - 1]
+    # a run inside m holding m's lowest rank b has b as its own lowest rank: only those runs
+    # are tried for the masks whose lowest rank is b
+    starting = [[(rm, value[rm]) for rm in run_masks if rm & -rm == 1 << b]
+                for b in range(NUM_RANKS)]
     cover = [0] * size
     for m in range(1, size):
         low = m & -m
-        b = low.bit_length() - 1
         best = cover[m ^ low]
-        for i in containing[b]:
-            rm = run_masks[i]
+        for rm, v in starting[low.bit_length() - 1]:
             if rm & m == rm:
-                c = value[rm] + cover[m ^ rm]
+                c = v + cover[m ^ rm]
                 if c > best:
                     best = c
         cover[m] = best
     dead = tuple(v - c for v, c in zip(value, cover, strict=True))
-    gain = [NO_CARD] * size
-    for m in range(1, size):
-        rest, best = m, 1 << 20
-        while rest:
-            low = rest & -rest
-            best = min(best, dead[m ^ low])
-            rest ^= low
-        gain[m] = dead[m] - best
-    return SuitTables(rules, runs, run_masks, containing, tuple(value), tuple(cover), dead, tuple(gain))
+    # least[m] = min(dead[m - b] for b in m), one rank b at a time: the masks holding b are
+    # m = base + bit + j (0 <= j < bit, base a multiple of 2 * bit), without it base + j
+    least = [1 << 20] * size
+    for b in range(NUM_RANKS):
+        bit = 1 << b
+        step = 2 * bit
+        if bit <= size // step:  # few offsets j: one strided slice each
+            for j in range(bit):
+                least[bit + j::step] = map(min, least[bit + j::step], dead[j::step])
+        else:  # few blocks: one contiguous slice each
+            for base in range(0, size, step):
+                top = base + bit
+                least[top:top + bit] = map(min, least[top:top + bit], dead[base:top])
+    gain = (NO_CARD, *(d - low for d, low in zip(dead[1:], least[1:], strict=True)))
+    return SuitTables(rules, runs, run_masks, containing, tuple(value), tuple(cover), dead, gain)
 
 
 def run_partitions(mask: int, tables: SuitTables) -> list[list[int]]:

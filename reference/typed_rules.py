@@ -29,6 +29,17 @@ from ginspec.spec.parameters import Value, check_combination, complete, paramete
 from ginspec.spec.profiles import ruleset
 
 
+class RuleValues(dict[str, Value]):
+    """:attr:`Rules.params`: every parameter's value of one :class:`Rules`, which it names
+    (``rules``), so that a function given the values need not check and type them again."""
+
+    __slots__ = ("rules",)
+
+    def __init__(self, rules: Rules) -> None:
+        super().__init__((f.name, getattr(rules, f.name)) for f in fields(rules) if f.name != "name")
+        self.rules = rules
+
+
 @dataclass(frozen=True, eq=False)
 class Rules:
     """Every parameter of a ruleset as a typed field (names as in the catalogue), and ``name``:
@@ -116,9 +127,9 @@ class Rules:
     # --- views for the meld and showdown functions and for scoring -------------------------
 
     @cached_property
-    def params(self) -> dict[str, Value]:
+    def params(self) -> RuleValues:
         """Every parameter's value, in catalogue order (for the scoring functions)."""
-        return {f.name: getattr(self, f.name) for f in fields(self) if f.name != "name"}
+        return RuleValues(self)
 
     @cached_property
     def meld_rules(self) -> MeldRules:
@@ -151,8 +162,39 @@ def rules_for_profile(profile: str, overrides: Mapping[str, Value] | None = None
     """The typed rules of a named profile with overrides (``ginspec.spec.profiles``); a profile
     that is not a name or overrides that are not a mapping of checked values raise
     :class:`~ginspec.spec.errors.ParameterError`."""
-    checked = ruleset(profile, overrides)  # validates names, types and values first
-    return _profile_rules(checked.name, tuple(sorted(checked.overrides.items())))
+    key = _checked_key(profile, overrides)
+    known = _CHECKED.get(key) if key is not None else None
+    if known is None:
+        checked = ruleset(profile, overrides)  # validates names, types and values first
+        known = (checked.name, tuple(sorted(checked.overrides.items())))
+        if key is not None:
+            if len(_CHECKED) >= _CHECKED_MAX:
+                _CHECKED.clear()
+            _CHECKED[key] = known
+    return _profile_rules(*known)
+
+
+_CHECKED: dict[tuple[object, ...], tuple[str, tuple[tuple[str, Value], ...]]] = {}
+"""A profile and overrides that :func:`ruleset` accepted -> what it made of them (checking the
+same ones again is most of the cost of a hand's start)."""
+_CHECKED_MAX = 4096
+
+
+def _checked_key(profile: object, overrides: Mapping[str, Value] | None) -> tuple[object, ...] | None:
+    """``profile`` and ``overrides`` as a key that tells ``True`` from ``1`` (None: not a name
+    and plain values, which :func:`ruleset` checks every time)."""
+    if type(profile) is not str:
+        return None
+    if overrides is None:
+        return (profile,)
+    if type(overrides) is not dict:
+        return None
+    key: list[object] = [profile]
+    for name, value in overrides.items():
+        if type(value) not in (bool, int, str) or type(name) is not str:
+            return None
+        key += (name, type(value), value)
+    return tuple(key)
 
 
 HAND_PARAMETERS: frozenset[str] = frozenset({

@@ -127,6 +127,14 @@ def parse_cards(tokens: str | Iterable[str], *, distinct: bool = True) -> list[C
     With ``distinct`` (the default) a repeated card raises :class:`DuplicateCardError` (CARD.DECK);
     anything that is not text or an iterable of text raises :class:`CardError`.
     """
+    if type(tokens) is list or type(tokens) is tuple:  # canonical tokens, read from a table
+        try:
+            cards = [_CANONICAL[t] for t in tokens]
+        except (KeyError, TypeError):
+            pass
+        else:
+            if not distinct or len(set(cards)) == len(cards):
+                return cards
     if isinstance(tokens, str):
         items = split_tokens(tokens)
     elif isinstance(tokens, Iterable) and not isinstance(tokens, bytes):

@@ -174,7 +174,10 @@ class ReferenceAdapter(Adapter):
         return list(self._driver().legal_actions())
 
     def apply(self, player: int | str, action: str) -> Verdict:
-        verdict: Verdict = self._driver().apply(player, action)
+        game = self._game  # every step of a case comes here: no call more than needed
+        if game is None:
+            raise GinspecError("no hand or match started")
+        verdict: Verdict = game.apply(player, action)
         return verdict
 
     def observe(self) -> JSONObject:

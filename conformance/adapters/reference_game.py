@@ -23,6 +23,8 @@ GAME_CAPABILITIES: Final[tuple[str, ...]] = (
     "hand", "match", "legal-actions", "rejection-codes", "melding.explicit", "layoff.explicit",
 )
 CHANCE_PLAYER: Final = "chance"
+ACCEPTED: Final = Verdict.ok()
+"""The verdict of every accepted action (verdicts are immutable: one serves all)."""
 
 
 def available() -> bool:
@@ -167,14 +169,15 @@ class GameDriver:
                 self.match = self._deal_next(match)
             else:
                 assert self.hand is not None
-                hand = self.hand.apply(action, engine_player(player))
-                for who, step in self.showdown(hand) if self.showdown else ():
-                    hand = hand.apply(step, who)
+                hand = self.hand.apply(action, CHANCE if player == CHANCE_PLAYER else int(player))
+                if self.showdown is not None:
+                    for who, step in self.showdown(hand):
+                        hand = hand.apply(step, who)
                 self.hand = hand
         except Rejection as rejection:
             self.rejection = rejection
             return Verdict.rejected(rejection.code.value)
-        return Verdict.ok()
+        return ACCEPTED
 
     def _deal_next(self, match: MatchState) -> MatchState:
         if match.hand_over and not match.is_over and self.next_deal < len(self.deals):

@@ -188,6 +188,18 @@ def content_digest(texts: Iterable[tuple[str, str]]) -> str:
     return "sha256:" + h.hexdigest()
 
 
+def _bytes_digest(files: Iterable[tuple[str, bytes]]) -> str:
+    """:func:`content_digest` of files given as (relative path, the text's UTF-8 bytes): the
+    bytes as read, not encoded again."""
+    h = hashlib.sha256()
+    for rel, raw in sorted(files, key=lambda f: f[0]):
+        h.update(rel.encode())
+        h.update(b"\0")
+        h.update(raw)
+        h.update(b"\0")
+    return "sha256:" + h.hexdigest()
+
+
 def _verified_suite(root: Path) -> list[tuple[Path, Case]] | None:
     """The cases of a built suite folder without re-checking them against the schema, when the
     files are exactly the ones the build checked (their digest is the manifest's); else None, and
@@ -199,16 +211,21 @@ def _verified_suite(root: Path) -> list[tuple[Path, Case]] | None:
     want = manifest.get(CONTENT_FIELD) if isinstance(manifest, dict) else None
     if not isinstance(want, str):
         return None
-    read: list[tuple[Path, str, str]] = []
+    read: list[tuple[Path, str, str, bytes]] = []
     try:
         for p in case_files(root):
-            read.append((p, p.relative_to(root).as_posix(), p.read_text(encoding="utf-8")))
+            raw = p.read_bytes()
+            text = raw.decode("utf-8")
+            if "\r" in text:  # as read_text reads it (universal newlines): hash that text
+                text = text.replace("\r\n", "\n").replace("\r", "\n")
+                raw = text.encode()
+            read.append((p, p.relative_to(root).as_posix(), text, raw))
     except (OSError, UnicodeDecodeError):
         return None
-    if content_digest((rel, text) for _, rel, text in read) != want:
+    if _bytes_digest((rel, raw) for _, rel, _, raw in read) != want:
         return None
     try:
-        return [(p, _stored_case(text, str(p))) for p, _, text in read]
+        return [(p, _stored_case(text, str(p))) for p, _, text, _ in read]
     except (ValueError, KeyError, TypeError):  # pragma: no cover - the digest matched a build
         return None
 
@@ -224,38 +241,50 @@ def _stored_case(text: str, where: str) -> Case:
     if start < 0:
         return Case(json.loads(text), where)
     end = text.index("\n ]", start)
-    lines = text[start + len(_RULESETS_OPEN):end].split("\n")
     head = json.loads(text[:start] + '\n"rulesets": []' + text[end + 3:])
-    return _StoredCase(head, tuple(lines), where)
+    return _StoredCase(head, text, start + len(_RULESETS_OPEN), end, where)
 
 
 class _StoredCase(Case):
     """A built case read from its file (see :func:`format_case`: one ``rulesets`` entry a
-    line): the fields but ``rulesets`` parsed, and each entry when first asked for. ``data`` is
-    the whole case, as stored."""
+    line): the fields but ``rulesets`` parsed, and each entry when first asked for (its line is
+    found by its place in the file's text, which is kept, not copied). ``data`` is the whole
+    case, as stored."""
 
     _head: dict[str, JSON]
-    _lines: tuple[str, ...]
+    _text: str
+    _lines: tuple[tuple[int, int], ...]
+    """Where each entry's line starts and ends in ``_text``."""
     _parsed: list[dict[str, JSON] | None]
     _profiles: tuple[tuple[str, ...], ...]
 
-    def __init__(self, head: dict[str, JSON], entries: tuple[str, ...], path: str) -> None:
+    def __init__(self, head: dict[str, JSON], text: str, start: int, end: int,
+                 path: str) -> None:
+        lines: list[tuple[int, int]] = []
+        find = text.find
+        while (stop := find("\n", start, end)) >= 0:
+            lines.append((start, stop))
+            start = stop + 1
+        lines.append((start, end))
         object.__setattr__(self, "_head", head)
-        object.__setattr__(self, "_lines", entries)
-        object.__setattr__(self, "_parsed", [None] * len(entries))
+        object.__setattr__(self, "_text", text)
+        object.__setattr__(self, "_lines", tuple(lines))
+        object.__setattr__(self, "_parsed", [None] * len(lines))
         object.__setattr__(self, "path", path)
         object.__setattr__(self, "id", str(head["id"]))
-        found = [_ENTRY_PROFILES.match(line) for line in entries]
+        match = _ENTRY_PROFILES.match
+        found = [match(text, a, b) for a, b in lines]
         if all(found):  # every entry starts with its profiles (as format_case writes them)
             lists = json.loads("[" + ",".join(f.group(1) for f in found if f) + "]")
         else:
-            lists = [self._entry(i)["profiles"] for i in range(len(entries))]
+            lists = [self._entry(i)["profiles"] for i in range(len(lines))]
         object.__setattr__(self, "_profiles", tuple(tuple(p) for p in lists))
 
     def _entry(self, i: int) -> dict[str, JSON]:
         got = self._parsed[i]
         if got is None:
-            got = self._parsed[i] = json.loads(self._lines[i].strip().removesuffix(","))
+            a, b = self._lines[i]
+            got = self._parsed[i] = json.loads(self._text[a:b].strip().removesuffix(","))
         return got
 
     @property

@@ -296,8 +296,14 @@ def _conform(args: argparse.Namespace) -> int:
                               f"({len(adapters)}), not {len(lists)}")
     paths = [expect_fail_path(v) for v in lists]
     expects = [read_expect_fail(p) for p in paths]
-    cases = load_run_cases(args.suite)
-    gc.freeze()  # the cases live as long as the run: the collector need not walk them again
+    collecting = gc.isenabled()
+    gc.disable()  # until the cases are frozen: the first collection after loading walks them all
+    try:
+        cases = load_run_cases(args.suite)
+    finally:
+        gc.freeze()  # the cases live as long as the run: the collector need not walk them again
+        if collecting:
+            gc.enable()
     for value, expect in zip(lists, expects, strict=True):
         check_expect_fail_ids(expect, cases, value)
     if args.cases and not any(fnmatch.fnmatchcase(c.id, args.cases) for c in cases):

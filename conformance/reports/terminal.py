@@ -100,11 +100,13 @@ def print_summary(
 ) -> None:
     """The report of one run. ``reasons``: the expect-fail list (``-v`` lists the expected
     failures with them); ``not_run``: cases left when ``--max-fail`` stopped the run."""
+    plain = _plain_summary(summary, verbose=verbose, not_run=not_run)
+    if plain is not None:  # nothing to lay out or colour: the lines as rich would print them
+        out.write("".join(f"{line}\n" for line in plain))
+        out.flush()
+        return
     console = make_console(out)
-    hello = summary.hello
-    console.print(
-        f"adapter: {hello.name} {hello.version} (protocol {hello.protocol}, {hello.language})"
-    )
+    console.print(_adapter_line(summary))
     rows = per_clause(summary)
     shown = [(clause, row) for clause, row in rows.items()
              if verbose or any(row.get(s) for s in BAD)]
@@ -140,6 +142,34 @@ def print_summary(
         console.print(styled(f"INTERRUPTED by {summary.interrupted}: the reports hold the cases "
                              "that ran", "error"))
     console.print(_counts_line(summary))
+
+
+def _adapter_line(summary: RunSummary) -> str:
+    hello = summary.hello
+    return f"adapter: {hello.name} {hello.version} (protocol {hello.protocol}, {hello.language})"
+
+
+def _plain_summary(summary: RunSummary, *, verbose: bool, not_run: int) -> list[str] | None:
+    """The report's lines when it has no table, no failure, no coloured line and only plain
+    printable ASCII text (what rich prints unchanged, without trailing blanks); else None, and
+    rich prints it (a passing run need not load rich)."""
+    statuses = {o.status for o in summary.outcomes}
+    if verbose or not_run or summary.gave_up or summary.interrupted or \
+            statuses & {*BAD, "declined"}:
+        return None
+    skips: dict[str, int] = {}
+    for o in summary.outcomes:
+        if o.status == "skip":
+            skips[o.message] = skips.get(o.message, 0) + 1
+    lines = [_adapter_line(summary), *(f"skipped {n}: {reason}" for reason, n in sorted(skips.items()))]
+    xfails = sum(1 for o in summary.outcomes if o.status == "xfail")
+    if xfails:
+        lines.append(f"{xfails} expected failures (-v lists them with their reasons)")
+    lines.append(_counts_line(summary))
+    shown = [printable(line) for line in lines]
+    if not all(line.isascii() and line.isprintable() and not line.endswith(" ") for line in shown):
+        return None
+    return shown
 
 
 def _count(row: Mapping[str, int], status: str) -> Any:

@@ -33,6 +33,9 @@ from ginspec.spec.errors import CardError
 class Kind(Enum):
     """The verb of an action."""
 
+    __hash__ = object.__hash__
+    """Members are equal only to themselves: hashed by identity (no Python call per lookup)."""
+
     TAKE_UPCARD = "take-upcard"
     PASS = "pass"
     DRAW_STOCK = "draw-stock"

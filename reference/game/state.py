@@ -48,6 +48,10 @@ CHANCE: Final = -1
 class Phase(Enum):
     """What the hand is waiting for (ACTION.PHASE)."""
 
+    __hash__ = object.__hash__
+    """Members are equal only to themselves: hashing by identity keeps every set and dict of
+    phases as it is, and costs no Python call on each action's check."""
+
     OFFER_NON_DEALER = "offer-non-dealer"
     """FIRST.UPCARD-OFFER: the non-dealer may take the upcard or pass."""
     OFFER_DEALER = "offer-dealer"
