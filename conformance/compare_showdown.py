@@ -69,7 +69,7 @@ def _check_layoffs(want: Sequence[str], got: Any, accepted: Sequence[Sequence[st
 def _check_ruling(
     query: Mapping[str, Any], expect: Mapping[str, Any], answer: Mapping[str, Any],
 ) -> Mismatch | None:
-    for name in ("outcome", "deadwood", "points"):
+    for name in ("deadwood", "outcome", "points"):  # the outcome compares the deadwood
         if name in expect:
             bad = same(name, expect[name], answer)
             if bad:

@@ -15,6 +15,10 @@ from typing import Any, Final
 from ginspec.conformance.cases.model import Case
 
 AUTOMATIC: Final = ("layoff.automatic", "melding.automatic")
+SAME_SCENARIO: Final = "the same scenario is case "
+"""An ``unplayable`` reason: another case plays these deals and actions under the profiles
+(the suite builder's :func:`~ginspec.conformance.generate.rulesets.owners`), so this one is
+covered by it there."""
 
 
 @dataclass(frozen=True)
@@ -143,15 +147,17 @@ def choose(case: Case, declared: Sequence[str], capabilities: Sequence[str],
         return f"capability {', '.join(lacks)} not declared"
     named = {p for g in case.unplayable for p in g["profiles"]}
     mine = [p for p in declared if p in named and not str(allowed(p)).endswith(" not selected")]
-    under = _unplayable_under(case, mine)
+    under = _unplayable_under(case, mine, "not playable under ", allowed)
     if under:
-        return "not playable under " + under
+        return under
     own = _own_reason(declared, listed, allowed)
     if own:
         return own
     ok = [p for p in order if allowed(p) is None]
     if ok and not str(first_reason).startswith("override"):
         return _not_playable(case, ok)
+    if not case.ruleset_profiles and allowed(str(case.profile)) == f"profile {case.profile} not declared":
+        return profile_only(case, [p for p in declared if p != case.profile])
     return first_reason or f"profile {case.profile} not declared"
 
 
@@ -179,22 +185,67 @@ def _own_reason(declared: Sequence[str], listed: Sequence[str],
     return None
 
 
-def _unplayable_under(case: Case, profiles: Sequence[str]) -> str | None:
-    """``P: reason; ...`` for those of ``profiles`` the case lists in ``unplayable``."""
+def _unplayable_under(case: Case, profiles: Sequence[str], prefix: str,
+                      allowed: Callable[[str], str | None] | None = None) -> str | None:
+    """``prefix`` + ``P: reason; ...`` for those of ``profiles`` the case lists in
+    ``unplayable`` (None if it lists none of them); or, when
+    another case plays the same scenario under one of them, ``covered by case X ...`` (unless
+    ``allowed`` refuses that profile, say an override it lacks: then that reason, the other
+    case being skipped for it too)."""
     reasons = []
     for group in case.unplayable:
         names = [p for p in group["profiles"] if p in profiles]
+        reason = str(group["reason"])
+        if names and reason.startswith(SAME_SCENARIO):
+            refused = [r for r in map(allowed or (lambda p: None), names) if r is not None]
+            return refused[0] if refused else covered(reason.removeprefix(SAME_SCENARIO), names)
         if names:
-            reasons.append(f"{', '.join(names)}: {group['reason']}")
-    return "; ".join(reasons) or None
+            reasons.append(f"{', '.join(names)}: {reason}")
+    return prefix + "; ".join(reasons) if reasons else None
+
+
+def covered(other: str, profiles: Sequence[str]) -> str:
+    """Why a case is not played under ``profiles``: case ``other`` plays its deals and actions
+    there, and carries the expectations of those rulesets (a duplicate, not a gap)."""
+    return (f"covered by case {other}: the same deals and actions, played under "
+            f"{', '.join(profiles)} as {other} with the same expectations")
+
+
+def profile_only(case: Case, profiles: Sequence[str]) -> str:
+    """Why a case with no ``rulesets`` (format 1, or a peer's regression case) is not played:
+    its expectations are its own profile's alone, and the rule values the first of the
+    ``profiles`` the engine may play give otherwise (at most three named)."""
+    from ginspec.spec.errors import GinspecError
+    from ginspec.spec.profiles import ruleset
+
+    head = f"profile {case.profile} not declared (the case has expectations under it alone)"
+    if case.profile is None or not profiles:
+        return head
+    try:
+        mine, theirs = ruleset(case.profile, dict(case.overrides)), \
+            ruleset(profiles[0], dict(case.overrides))
+    except GinspecError:
+        return head
+    differ = [f"{k}={_text(theirs[k])}, not {_text(mine[k])}" for k in sorted(mine)
+              if k in theirs and theirs[k] != mine[k]]
+    if not differ:
+        return head
+    more = f" and {len(differ) - 3} more" if len(differ) > 3 else ""
+    return f"{head}: {profiles[0]} plays {'; '.join(differ[:3])}{more}"
+
+
+def _text(value: Any) -> str:
+    return str(value).lower() if isinstance(value, bool) else str(value)
 
 
 def _not_playable(case: Case, profiles: Sequence[str]) -> str:
-    if not case.ruleset_profiles or not profiles:
+    if not case.ruleset_profiles:
+        return profile_only(case, profiles)
+    if not profiles:
         return f"profile {case.profile} not declared"
-    under = _unplayable_under(case, profiles)
+    under = _unplayable_under(case, profiles, "not playable under ")
     if under:
-        return "not playable under " + under
+        return under
     return "no declared profile (" + ", ".join(profiles) + ") plays it"
 
 
@@ -230,8 +281,8 @@ def ask(case: Case, declared: Sequence[str], capabilities: Sequence[str],
                             dict(entry.get("blame", case.blame)))
     mine = [p for p in (*declared, *order) if not str(allowed(p)).endswith(" not selected")
             and (p in declared or allowed(p) is None)]
-    under = _unplayable_under(case, list(dict.fromkeys(mine)))
+    under = _unplayable_under(case, list(dict.fromkeys(mine)), "no answer under ")
     if under:
-        return "no answer under " + under
+        return under
     return _own_reason(declared, listed, allowed) or first_reason or \
         f"profile {case.profile} not declared"

@@ -35,7 +35,16 @@ def refusal_clause(adapter: Any) -> str | None:
     game = _game(adapter)
     if game is None or game.rejection is None:
         return None
-    return _run_rule_refusal(game.state(), game.rejection) or game.rejection.clause
+    return _run_rule_refusal(game.state(), game.rejection) or \
+        _gin_only(game.state().rules, game.rejection) or game.rejection.clause
+
+
+def _gin_only(rules: Any, rejection: Any) -> str | None:
+    """A knock refused over a limit of 0: no knock with deadwood at all (STRAIGHT.GIN-ONLY),
+    whatever the count."""
+    if rejection.code.value == "KNOCK_OVER_LIMIT" and _limit_clause(rules) == "STRAIGHT.GIN-ONLY":
+        return "STRAIGHT.GIN-ONLY"
+    return None
 
 
 def _run_rule_refusal(state: Any, rejection: Any) -> str | None:
@@ -199,13 +208,14 @@ def _legal_blame(state: Any, point: Mapping[str, Any]) -> dict[str, str]:
     if point.get("legal_actions") is not None and state.phase is Phase.DISCARD \
             and state.to_move in (0, 1):
 
-        listed |= {f"knock {card_str(c)}" for c in cards_of(state.hands[state.to_move])}
+        held = cards_of(state.hands[state.to_move])  # a discard or knock the rules refuse
+        listed |= {f"{verb} {card_str(c)}" for c in held for verb in ("discard", "knock")}
     out: dict[str, str] = {}
     for action in sorted(listed):
         refusal = state.rejection(action, state.to_move if state.to_move in (0, 1) else None)
         if refusal is not None:
             if refusal.clause not in ("ACTION.PHASE", "ACTION.TURN-ORDER", "ACTION.GRAMMAR"):
-                out[action] = refusal.clause
+                out[action] = _gin_only(state.rules, refusal) or refusal.clause
             continue
         permits = step_against(state, action, None, None)
         for code in ("GIN_COMPULSORY", "KNOCK_OVER_LIMIT", "DISCARD_OF_TAKEN_CARD",
@@ -347,15 +357,15 @@ def _no_rule(query: Mapping[str, Any], params: Mapping[str, Any],
 def _knock_blame(query: Mapping[str, Any], params: Mapping[str, Any],
                  answer: Mapping[str, Any]) -> dict[str, str]:
     """``knock``: the knock deadwood and best discards are KNOCK.ELIGIBLE's; whether the hand
-    may knock is the limit's when the knock deadwood is at it or one above (the limit decides),
-    else KNOCK.ELIGIBLE's."""
+    may knock is the limit's when the knock deadwood is at it or one above (the limit decides)
+    or the limit is 0 (gin only, STRAIGHT.GIN-ONLY), else KNOCK.ELIGIBLE's."""
     from ginspec.reference.scoring import knock_limit_for
     from ginspec.reference.typed_rules import game_rules
 
     upcard = parse_card(str(query["upcard"])) if "upcard" in query else None
     limit = knock_limit_for(params, upcard)
     deadwood = answer.get("deadwood")
-    tight = isinstance(deadwood, int) and deadwood - limit in (0, 1)
+    tight = isinstance(deadwood, int) and (deadwood - limit in (0, 1) or limit == 0)
     return {"deadwood": "KNOCK.ELIGIBLE", "best_discards": "KNOCK.ELIGIBLE",
             "can_knock": _limit_clause(game_rules(params)) if tight else "KNOCK.ELIGIBLE",
             "gin": "KNOCK.GIN", "big_gin": "KNOCK.BIG-GIN"}
@@ -408,7 +418,7 @@ def _adjudicate_blame(query: Mapping[str, Any], params: Mapping[str, Any],
     the comparison (his deadwood before them would give another outcome)."""
     out: dict[str, str] = {}
     deadwood, outcome = answer.get("deadwood"), answer.get("outcome")
-    laid = answer.get("layoffs") or []
+    laid = answer.get("layoffs") if "layoffs" in answer else _ruled_layoffs(query, params)
     if isinstance(deadwood, Mapping) and outcome in ("knock", "undercut", "tie") and laid:
         ace = int(params.get("ace_value", parameters()["ace_value"].default))
         before = deadwood["defender"] + sum(card_value(parse_card(c), ace) for c in laid)
@@ -417,6 +427,26 @@ def _adjudicate_blame(query: Mapping[str, Any], params: Mapping[str, Any],
                 (knocker == before) != (knocker == deadwood["defender"]):
             out["outcome"] = "SHOWDOWN.COMPARE"
     return out
+
+
+def _ruled_layoffs(query: Mapping[str, Any], params: Mapping[str, Any]) -> list[str]:
+    """The defender's layoffs in the reference's ruling on an ``adjudicate`` question (for an
+    expectation that does not list them): what turns the comparison (SHOWDOWN.COMPARE)."""
+    from ginspec.reference.adjudicate import adjudicate
+
+    def cards(tokens: Any) -> list[int]:
+        return [parse_card(str(t)) for t in tokens]
+
+    try:
+        melds = query.get("knocker_melds")
+        ruling = adjudicate(cards(query["knocker"]), cards(query["defender"]), params,
+                            knocker_melds=None if melds is None else [cards(m) for m in melds],
+                            upcard=None if query.get("upcard") is None
+                            else parse_card(str(query["upcard"]))).to_json()
+    except GinspecError:
+        return []
+    defence = ruling.get("defender") or {}
+    return [str(lay["card"]) for lay in defence.get("layoffs", [])]
 
 
 def _meld_blame(query: Mapping[str, Any], params: Mapping[str, Any],

@@ -29,7 +29,11 @@ from functools import cache
 from typing import Any, Final
 
 from ginspec.conformance.cases import Case
-from ginspec.conformance.cases.expectations import translated_checkpoints, translated_steps
+from ginspec.conformance.cases.expectations import (
+    SAME_SCENARIO,
+    translated_checkpoints,
+    translated_steps,
+)
 from ginspec.conformance.generate.blame import (
     ended_hand,
     opens_later_hand,
@@ -586,8 +590,6 @@ def with_rulesets(case: Case, owner: Mapping[str, str]) -> Case:
         data["unplayable"] = [{"profiles": v, "reason": k} for k, v in unplayable.items()]
     return Case.make(**data)
 
-
-SAME_SCENARIO: Final = "the same scenario is case "
 
 
 def inherit_reasons(cases: Sequence[Case]) -> list[Case]:
