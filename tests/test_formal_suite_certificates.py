@@ -402,6 +402,10 @@ def test_a_changed_adjudicate_number_is_rejected() -> None:
     flipped = copy.deepcopy(case)
     flipped["expect"]["outcome"] = "undercut"
     _rejected(flipped, "the case expects outcome undercut, the certified deadwood gives knock")
+    for side in ("knocker", "defender"):  # the points chapter 9 gives for the certified numbers
+        points = copy.deepcopy(case)
+        points["expect"]["points"][side] += 1
+        _rejected(points, "the case expects points")
     illegal = copy.deepcopy(case)
     illegal["expect"] = {"outcome": "illegal_knock"}
     _rejected(illegal, "ruled illegal, but the knocker's least deadwood 10 is within the limit 10")
@@ -419,6 +423,9 @@ def test_a_changed_adjudicate_number_is_rejected() -> None:
     _rejected(legal, "ruled legal, but the knocker's least deadwood")
     gin = _own(_case("spec.gin-no-layoffs-pagat"))
     assert check_case(gin, CERTS) == []
+    gin_points = copy.deepcopy(gin)
+    gin_points["expect"]["points"]["knocker"] -= 8  # gin bonus without the defender's deadwood
+    _rejected(gin_points, "chapter 9 gives {'knocker': 28, 'defender': 0}")
     gin["expect"]["outcome"] = "knock"
     _rejected(gin, "the case expects outcome knock, the certified deadwood gives gin")
     eleven = _own(_case("q.adjudicate.eleven-cards.serbian-online"))  # the knocker discards QD

@@ -26,7 +26,8 @@ trusts no number of the certificate:
   query's hands (less the knocker's ``discard``): its numbers must be the case's, its declaration
   within the limit, the outcome the one its numbers give (gin when nothing is declared as
   deadwood, big gin on eleven cards; SCORE.ZERO-CANCELS; else SHOWDOWN.COMPARE with SCORE.TIE),
-  and the case's ``layoffs`` and ``layoff_sets`` for that declaration the defender's least.
+  the points what chapter 9 written a second time (:mod:`.scoring`) gives for them, and the
+  case's ``layoffs`` and ``layoff_sets`` for that declaration the defender's least.
 
 Which declaration the knocker picks when he may under-meld, and which discard, is the
 adjudicator's search: only the arithmetic of the one chosen and the defender's least reply are
@@ -38,14 +39,16 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
-from ginspec.spec.cards import Card, card_str, card_value, parse_cards, rank_of
+import z3
+from ginspec.spec.cards import SPADES, Card, card_str, card_value, parse_cards, rank_of, suit_of
 from ginspec.spec.errors import GinspecError, MeldError, ParameterError
 from ginspec.spec.formal.certificate import CertificateError, CertificateValueError
 from ginspec.spec.formal.definition import arrangement_deadwood, meld_shape
 from ginspec.spec.formal.rules import FormalRules
+from ginspec.spec.formal.scoring import HAND_PARAMETERS, SymbolicRules, hand_score_spec
 from ginspec.spec.formal.showdown import Stands, check_showdown, layoff_options
 from ginspec.spec.formal.verify import _card, _cards, _fields, _kind
-from ginspec.spec.parameters import complete
+from ginspec.spec.parameters import complete, parameter
 from ginspec.spec.profiles import ruleset
 
 KINDS: Final = ("defence", "declaration", "adjudicate")
@@ -332,7 +335,45 @@ def _best_play(query: Mapping[str, Any], expect: Mapping[str, Any], params: Mapp
     outcome = _outcome(declared, len(kept) == 11, int(dw["knocker"]), int(dw["defender"]), params)
     if expect["outcome"] != outcome:
         return f"the case expects outcome {expect['outcome']}, the certified deadwood gives {outcome}"
+    if "points" in expect:
+        upcard = parse_cards([query["upcard"]])[0] if "upcard" in query else None
+        points = spec_points("knock" if declared > 0 else "big_gin" if len(kept) == 11 else "gin",
+                             int(dw["knocker"]), int(dw["defender"]), params, upcard)
+        if dict(expect["points"]) != points:
+            return f"the case expects points {dict(expect['points'])}, chapter 9 gives {points} for these numbers"
     return _layoffs(expect, cert, declared_melds, refs.certificates)
+
+
+def spec_points(going_out: str, knocker: int, defender: int, params: Mapping[str, Any],
+                upcard: Card | None) -> dict[str, int]:
+    """Both sides' points by chapter 9 as :mod:`.scoring` writes it a second time (SCORE-SPEC:
+    SCORE.KNOCK, SCORE.UNDERCUT, SCORE.TIE, SCORE.GIN, SCORE.BIG-GIN, SCORE.ZERO-CANCELS,
+    OKLAHOMA.SPADES), evaluated on these numbers and the parameters' values."""
+    r = SymbolicRules(HAND_PARAMETERS, "_answer")
+    values = []
+    for name in HAND_PARAMETERS:
+        p = parameter(name)
+        value = params[name]
+        term = z3.BoolVal(bool(value)) if p.type == "bool" else z3.IntVal(
+            p.choices.index(value) if p.type == "enum" else int(value))
+        values.append((r[name], term))
+    doubled = bool(params["oklahoma"]) and params["spade_double"] != "off" and upcard is not None \
+        and suit_of(upcard) == SPADES
+    score = hand_score_spec(_Named(going_out), z3.IntVal(knocker), z3.IntVal(defender), r, z3.BoolVal(doubled))
+    return {side: int(z3.simplify(z3.substitute(term, *values)).as_long())
+            for side, term in (("knocker", score.knocker), ("defender", score.defender))}
+
+
+class _Named:
+    """A concrete going-out kind, compared by name as :func:`.scoring.hand_score_spec` does."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __eq__(self, other: object) -> Any:
+        return z3.BoolVal(self.name == other)
+
+    __hash__ = None  # type: ignore[assignment]
 
 
 def _outcome(declared: int, all_eleven: bool, knocker: int, defender: int, params: Mapping[str, Any]) -> str:
