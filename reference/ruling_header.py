@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from ginspec.spec.errors import GinspecError, RulingFileError
-from ginspec.spec.parameters import Value, parameter
+from ginspec.spec.parameters import Value, parameter, value_text
 from ginspec.spec.profiles import profiles, ruleset
 
 FORMAT_VERSION: Final = 1
@@ -27,10 +27,6 @@ class Claim:
 
     says: str
     cite: tuple[str, ...]
-
-
-def format_value(value: object) -> str:
-    return ("true" if value else "false") if isinstance(value, bool) else str(value)
 
 
 def need_field(data: Mapping[str, Any], key: str, kind: type, where: str) -> Any:
@@ -90,7 +86,7 @@ class Finding:
 
 def label_of(profile: str, overrides: Mapping[str, Value], extra: tuple[str, ...] = ()) -> str:
     """``profile (name=value, ...)``: how an expectation is named in verdicts and on pages."""
-    parts = [f"{k}={format_value(v)}" for k, v in overrides.items()] + list(extra)
+    parts = [f"{k}={value_text(v)}" for k, v in overrides.items()] + list(extra)
     return f"{profile} ({', '.join(parts)})" if parts else profile
 
 

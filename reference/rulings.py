@@ -28,7 +28,6 @@ from ginspec.reference.ruling_header import (
     Finding,
     RulingHeader,
     expect_items,
-    format_value,
     need_field,
     parse_header,
     position_of,
@@ -41,7 +40,7 @@ from ginspec.spec.cards import Card, card_str, parse_card, parse_cards
 from ginspec.spec.clauses import SPEC_DIR, implements
 from ginspec.spec.errors import GinspecError, RulingFileError
 from ginspec.spec.inputs import guard, read_toml
-from ginspec.spec.parameters import Value
+from ginspec.spec.parameters import Value, value_text
 from ginspec.spec.profiles import ruleset
 
 CASEBOOK_DIR: Final = SPEC_DIR / "casebook"
@@ -70,7 +69,7 @@ class Expectation:
 
     @property
     def label(self) -> str:
-        extra = [f"{k}={format_value(v)}" for k, v in self.overrides.items()]
+        extra = [f"{k}={value_text(v)}" for k, v in self.overrides.items()]
         if self.knocker_melds is not None:
             extra.append("declared: " + " / ".join(" ".join(card_str(c) for c in m) for m in self.knocker_melds))
         if self.upcard is not None:

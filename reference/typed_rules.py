@@ -25,7 +25,7 @@ from functools import cached_property, lru_cache
 from ginspec.reference.layoffs import ShowdownRules
 from ginspec.reference.meld_rules import MeldRules
 from ginspec.spec.errors import ParameterError
-from ginspec.spec.parameters import Value, check_combination, complete, parameters
+from ginspec.spec.parameters import Value, check_combination, complete, parameters, value_text
 from ginspec.spec.profiles import ruleset
 
 
@@ -241,14 +241,13 @@ class Engine:
         """The one-line reason ``rules`` is refused, or None if the engine plays it."""
         for pname, param in parameters().items():
             value = rules.params[pname]
-            shown = str(value).lower() if isinstance(value, bool) else str(value)
+            shown = value_text(value)
             if pname not in self.honours:
                 if value != param.default:
                     return (f"parameter {pname}={shown}: the {self.name} engine does not play "
                             f"this parameter (it must keep its default)")
             elif pname in self.plays and value not in self.plays[pname]:
-                allowed = "|".join(sorted(str(v).lower() if isinstance(v, bool) else str(v)
-                                          for v in self.plays[pname]))
+                allowed = "|".join(sorted(value_text(v) for v in self.plays[pname]))
                 return (f"parameter {pname}={shown}: the {self.name} engine plays only "
                         f"{allowed}")
         return None

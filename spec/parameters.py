@@ -19,6 +19,12 @@ from typing import Any, Final, TypeAlias
 from ginspec.spec.errors import ParameterError, shown
 
 Value: TypeAlias = bool | int | str
+
+
+def value_text(value: object) -> str:
+    """A parameter value as the rules files and ``--set`` write it (``true``/``false`` for a
+    boolean, else its text)."""
+    return str(value).lower() if isinstance(value, bool) else str(value)
 PARAMETERS_FILE: Final = Path(__file__).resolve().parent / "parameters.toml"
 
 
@@ -175,8 +181,7 @@ class Term:
         return bool(_OPS[self.op](values[self.name], self.value))
 
     def __str__(self) -> str:
-        shown = str(self.value).lower() if isinstance(self.value, bool) else str(self.value)
-        return f"{self.name} {self.op} {shown}"
+        return f"{self.name} {self.op} {value_text(self.value)}"
 
 
 @dataclass(frozen=True)

@@ -216,6 +216,7 @@ def profile_only(case: Case, profiles: Sequence[str]) -> str:
     its expectations are its own profile's alone, and the rule values the first of the
     ``profiles`` the engine may play give otherwise (at most three named)."""
     from ginspec.spec.errors import GinspecError
+    from ginspec.spec.parameters import value_text
     from ginspec.spec.profiles import ruleset
 
     head = f"profile {case.profile} not declared (the case has expectations under it alone)"
@@ -226,16 +227,12 @@ def profile_only(case: Case, profiles: Sequence[str]) -> str:
             ruleset(profiles[0], dict(case.overrides))
     except GinspecError:
         return head
-    differ = [f"{k}={_text(theirs[k])}, not {_text(mine[k])}" for k in sorted(mine)
+    differ = [f"{k}={value_text(theirs[k])}, not {value_text(mine[k])}" for k in sorted(mine)
               if k in theirs and theirs[k] != mine[k]]
     if not differ:
         return head
     more = f" and {len(differ) - 3} more" if len(differ) > 3 else ""
     return f"{head}: {profiles[0]} plays {'; '.join(differ[:3])}{more}"
-
-
-def _text(value: Any) -> str:
-    return str(value).lower() if isinstance(value, bool) else str(value)
 
 
 def _not_playable(case: Case, profiles: Sequence[str]) -> str:

@@ -44,6 +44,7 @@ from ginspec.conformance.generate.blame import (
 )
 from ginspec.conformance.generate.openings import Opening, translate
 from ginspec.spec.errors import GinspecError
+from ginspec.spec.parameters import value_text
 
 GAME_KINDS: Final = ("hand", "match", "table-hand")
 SHOWDOWN_PHASES: Final = frozenset({"declare", "defender-meld", "defender-layoff",
@@ -541,16 +542,12 @@ def _unplayable_reason(case: Case, profile: str) -> str:
         named = named or {k: v for k, v in differ.items() if parameters()[k].clause == decider} \
             or {k: v for k, v in differ.items() if parameters()[k].clause.startswith(family)}
     named = named or differ
-    values = ", ".join(f"{k}={_value_text(v)}" for k, v in sorted(named.items()))
+    values = ", ".join(f"{k}={value_text(v)}" for k, v in sorted(named.items()))
     what = "accepted" if verdict.accepted else f"refused {verdict.code}"
     why = _translation(case, profile) if "first_turn" in named else None
     return f"{values} (its first step {step['action']!r} is {what}" + \
         (f", {clause}" if clause else "") + (f"; no equivalent opening: {why})"
                                              if isinstance(why, str) else ")")
-
-
-def _value_text(value: Any) -> str:
-    return str(value).lower() if isinstance(value, bool) else str(value)
 
 
 def with_rulesets(case: Case, owner: Mapping[str, str]) -> Case:

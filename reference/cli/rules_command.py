@@ -18,7 +18,7 @@ from ginspec.reference.cli.args import UsageError
 from ginspec.reference.cli.console import print_table
 from ginspec.reference.engines import engine_for
 from ginspec.reference.typed_rules import game_rules
-from ginspec.spec.parameters import Value, constraints, parameter, parameters
+from ginspec.spec.parameters import constraints, parameter, parameters, value_text
 from ginspec.spec.profiles import parse_overrides, profile, profiles, ruleset
 
 
@@ -36,10 +36,6 @@ def register(sub: Any) -> None:
                    help="explain one parameter: values, sources, and the profiles that play each")
     p.add_argument("--json", action="store_true", help="print JSON instead of a table")
     p.set_defaults(handler=run)
-
-
-def _show(value: Value) -> str:
-    return str(value).lower() if isinstance(value, bool) else str(value)
 
 
 def _catalogue_json() -> dict[str, Any]:
@@ -71,7 +67,7 @@ def _print_catalogue() -> None:
                 title="Profiles")
     print()
     print_table(("name", "allowed", "default", "clause"),
-                ((p.name, p.allowed(), _show(p.default), p.clause) for p in parameters().values()),
+                ((p.name, p.allowed(), value_text(p.default), p.clause) for p in parameters().values()),
                 title="Parameters")
     print()
     print("Impossible combinations (refused):")
@@ -88,10 +84,10 @@ def _param_json(name: str) -> dict[str, Any]:
     param = parameter(name)
     by_value: dict[str, list[str]] = {}
     for prof in profiles():
-        by_value.setdefault(_show(profile(prof).entries[name].value), []).append(prof)
+        by_value.setdefault(value_text(profile(prof).entries[name].value), []).append(prof)
     values = [
         {"value": a.value, "note": a.note, "sources": list(a.sources),
-         "profiles": by_value.pop(_show(a.value), [])}
+         "profiles": by_value.pop(value_text(a.value), [])}
         for a in param.values
     ]
     values += [{"value": profile(ps[0]).entries[name].value, "note": "", "sources": [],
@@ -107,11 +103,11 @@ def _print_param(name: str) -> None:
     data = _param_json(name)
     print(f"{data['name']} ({data['type']}: {data['allowed']}) — decides {data['clause']}")
     print(data["description"])
-    print(f"Default: {_show(data['default'])} ({data['default_reason']})")
+    print(f"Default: {value_text(data['default'])} ({data['default_reason']})")
     for item in data["values"]:
         print()
         note = f" — {item['note']}" if item["note"] else ""
-        print(f"{_show(item['value'])}{note}")
+        print(f"{value_text(item['value'])}{note}")
         for source in item["sources"]:
             print(f"    {source}")
         print(f"    profiles: {', '.join(item['profiles']) or '(none)'}")
@@ -162,15 +158,15 @@ def run(args: argparse.Namespace) -> int:
     print(f"Basis: {prof.basis}" + (f"  (inherits {prof.base})" if prof.base else ""))
     print(prof.description)
     if rules.overrides:
-        print(f"Overrides: {', '.join(f'{k}={_show(v)}' for k, v in rules.overrides.items())}")
+        print(f"Overrides: {', '.join(f'{k}={value_text(v)}' for k, v in rules.overrides.items())}")
     print()
     print(f"Played by the {engine.name} engine, with {rules['players']} players; the "
           f"{len(rules) - len(shown)} parameters it does not play are not shown.")
     print()
     width = max(len(name) for name in shown)
-    vwidth = max(len(_show(rules[name])) for name in shown)
+    vwidth = max(len(value_text(rules[name])) for name in shown)
     print(f"{'parameter':<{width}}  {'value':<{vwidth}}  source")
     for name in shown:
         mark = "*" if name in rules.overrides else " "
-        print(f"{name:<{width}}  {_show(rules[name]):<{vwidth}} {mark}{rules.source(name)}")
+        print(f"{name:<{width}}  {value_text(rules[name]):<{vwidth}} {mark}{rules.source(name)}")
     return 0
