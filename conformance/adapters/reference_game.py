@@ -169,7 +169,7 @@ class GameDriver:
                 self.match = self._deal_next(match)
             else:
                 assert self.hand is not None
-                hand = self.hand.apply(action, CHANCE if player == CHANCE_PLAYER else int(player))
+                hand = self.hand.apply(action, engine_player(player))
                 if self.showdown is not None:
                     for who, step in self.showdown(hand):
                         hand = hand.apply(step, who)

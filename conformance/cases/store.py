@@ -179,18 +179,12 @@ CONTENT_FIELD: Final = "content"
 def content_digest(texts: Iterable[tuple[str, str]]) -> str:
     """One digest of case files: ``sha256:`` over each (relative path, text) pair, in path order.
     ``ginspec suite build`` records it in the manifest after checking every case."""
-    h = hashlib.sha256()
-    for rel, text in sorted(texts):
-        h.update(rel.encode())
-        h.update(b"\0")
-        h.update(text.encode())
-        h.update(b"\0")
-    return "sha256:" + h.hexdigest()
+    return _bytes_digest((rel, text.encode()) for rel, text in texts)
 
 
 def _bytes_digest(files: Iterable[tuple[str, bytes]]) -> str:
     """:func:`content_digest` of files given as (relative path, the text's UTF-8 bytes): the
-    bytes as read, not encoded again."""
+    bytes as read, not encoded again (paths are unique: ordered by path alone)."""
     h = hashlib.sha256()
     for rel, raw in sorted(files, key=lambda f: f[0]):
         h.update(rel.encode())

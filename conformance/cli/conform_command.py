@@ -217,7 +217,10 @@ def _hello(adapter: Adapter) -> Hello:
         raise AdapterError(f"--adapter: hello failed: {fault.kind}: {fault}") from None
 
 
-LIVE_ONLY = ("seed", "hands", "max_examples", "max_new", "out")
+LIVE_DEFAULTS: dict[str, object] = {"seed": 0, "hands": 20, "out": Path(".")}
+"""The defaults of the options only ``--live`` reads (filled in when it runs)."""
+
+LIVE_ONLY = (*LIVE_DEFAULTS, "max_examples", "max_new")
 """Options only ``--live`` reads: refused in the other modes rather than ignored."""
 
 
@@ -428,6 +431,9 @@ def _run_mode(args: argparse.Namespace) -> int:
         from ginspec.conformance.stateful import run_live
         from ginspec.spec.profiles import ruleset
 
+        for name, default in LIVE_DEFAULTS.items():  # not given: the live mode's defaults
+            if getattr(args, name) is None:
+                setattr(args, name, default)
         if args.rules is not None and args.profile:
             raise CaseFormatError("--live: give --profile or --rules, not both")
         if args.rules is None and len(args.profile) != 1:
@@ -437,8 +443,8 @@ def _run_mode(args: argparse.Namespace) -> int:
         if len(lists) > 1:
             raise CaseFormatError("--live: give one --expect-fail list")
         expect = read_expect_fail(expect_fail_path(lists[0])) if lists else {}
-        code: int = run_live(adapter, hello, rules, seed=args.seed or 0,
-                             hands=args.hands or 20, out=args.out or Path("."),
+        code: int = run_live(adapter, hello, rules, seed=args.seed,
+                             hands=args.hands, out=args.out,
                              stdout=sys.stdout, expect_fail=expect,
                              max_examples=args.max_examples, max_new=args.max_new,
                              players=args.players)
@@ -455,7 +461,7 @@ def _explain_shrunk_case(args: argparse.Namespace, adapter: Adapter, hello: Hell
     failure explained like any other (cards, expected beside actual, clause, rerun command)."""
     from ginspec.conformance.cases import load_case
 
-    written = sorted((args.out or Path(".")).glob(f"live.{profile}.*.json"), key=lambda p: p.stat().st_mtime)
+    written = sorted(args.out.glob(f"live.{profile}.*.json"), key=lambda p: p.stat().st_mtime)
     if not written:
         return
     case = load_case(written[-1])
