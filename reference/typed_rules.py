@@ -57,6 +57,7 @@ class Rules:
     layoff_after_gin: str
     knocker_may_lay_off: bool
     first_turn: str
+    both_pass_free_draw: bool
     discard_taken_card: str
     take_and_return_void: bool
     discard_take_cap: int
@@ -200,8 +201,9 @@ def _checked_key(profile: object, overrides: Mapping[str, Value] | None) -> tupl
 HAND_PARAMETERS: frozenset[str] = frozenset({
     "ace_high_runs", "wraparound_runs", "ace_value", "knock_limit", "gin_compulsory",
     "big_gin_bonus", "knock_card_face_up", "knocker_must_meld_maximally", "layoff_chain",
-    "layoff_after_gin", "knocker_may_lay_off", "first_turn", "discard_taken_card",
-    "take_and_return_void", "discard_take_cap", "wall_size", "knock_on_wall_draw", "wall_action",
+    "layoff_after_gin", "knocker_may_lay_off", "first_turn", "both_pass_free_draw",
+    "discard_taken_card", "take_and_return_void", "discard_take_cap", "wall_size",
+    "knock_on_wall_draw", "wall_action",
     "gin_bonus", "undercut_bonus", "undercut_on_tie", "oklahoma", "oklahoma_ace", "spade_double",
 })
 """The parameters of one two-player hand (chapters 01-10, 12, 13): what ``HandState`` reads."""

@@ -517,8 +517,9 @@ class HandState:
         elif kind is Kind.PASS:
             if self.phase is Phase.OFFER_NON_DEALER:
                 s.phase, s.to_move = Phase.OFFER_DEALER, self.deal.dealer
-            elif self.phase is Phase.OFFER_DEALER:
-                s.phase, s.to_move = Phase.FIRST_DRAW, self.deal.non_dealer
+            elif self.phase is Phase.OFFER_DEALER:  # FIRST.BOTH-PASS
+                s.phase = Phase.DRAW if self.rules.both_pass_free_draw else Phase.FIRST_DRAW
+                s.to_move = self.deal.non_dealer
             else:  # the wall: refusing ends the hand
                 s._end_void()
         elif kind is Kind.DRAW_STOCK:
