@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from ginspec.spec.clauses import implements
 from ginspec.spec.errors import ParameterError
-from ginspec.spec.parameters import Value, parameter
+from ginspec.spec.parameters import Value, parameter, rules_repr
 
 
 @dataclass(frozen=True)
@@ -50,14 +50,7 @@ class MeldRules:
         )
 
     def __repr__(self) -> str:
-        fields = []
-        if self.ace_high_runs:
-            fields.append("ace_high_runs=True")
-        if self.wraparound_runs:
-            fields.append("wraparound_runs=True")
-        if self.ace_value != 1:
-            fields.append(f"ace_value={self.ace_value}")
-        return f"MeldRules({', '.join(fields)})"
+        return rules_repr("MeldRules", self, ("ace_high_runs", "wraparound_runs", "ace_value"))
 
 
 STANDARD = MeldRules()

@@ -457,23 +457,8 @@ def min_deadwood_after_discard(cards: Cards, rules: MeldRules = STANDARD) -> int
                 full = (code + _CODE_FIVES) & _CODE_EIGHTS
                 if not full:  # no meld possible: discard the highest card
                     return (code & _CODE_VALUE) - _TOP_VALUE[(code & _CODE_RANK_COUNTERS).bit_length()]
-                if not full & _CODE_RANK_EIGHTS:  # no set possible: _runs_after_discard, inlined
-                    dead, gain = _STANDARD_DEAD, _STANDARD_GAIN
-                    a = mask & 0x1FFF
-                    b = mask >> 13 & 0x1FFF
-                    c = mask >> 26 & 0x1FFF
-                    e = mask >> 39
-                    g = gain[a]
-                    h = gain[b]
-                    if h > g:
-                        g = h
-                    h = gain[c]
-                    if h > g:
-                        g = h
-                    h = gain[e]
-                    if h > g:
-                        g = h
-                    return dead[a] + dead[b] + dead[c] + dead[e] - g
+                if not full & _CODE_RANK_EIGHTS:  # no set possible
+                    return _runs_after_discard(mask, _STANDARD_DEAD, _STANDARD_GAIN)
                 return _after_discard_of_mask(mask, rules)
     return _after_discard_of_mask(to_mask(cards), rules)
 

@@ -25,6 +25,16 @@ def value_text(value: object) -> str:
     """A parameter value as the rules files and ``--set`` write it (``true``/``false`` for a
     boolean, else its text)."""
     return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+def rules_repr(kind: str, rules: object, names: tuple[str, ...]) -> str:
+    """``kind(name=value, ...)`` naming only the parameters of ``rules`` not at their catalogue
+    default: a valid Python ``repr`` for a rules object whose fields are named parameters."""
+    fields = (f"{name}={getattr(rules, name)!r}" for name in names
+              if getattr(rules, name) != parameter(name).default)
+    return f"{kind}({', '.join(fields)})"
+
+
 PARAMETERS_FILE: Final = Path(__file__).resolve().parent / "parameters.toml"
 
 

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any, Final, Protocol
 
 from ginspec.spec.errors import ParameterError
+from ginspec.spec.parameters import rules_repr
 
 NUM_RANKS: Final = 13
 
@@ -70,14 +71,7 @@ class FormalRules:
         return "ace_high" if self.ace_high_runs else "standard"
 
     def __repr__(self) -> str:
-        fields = []
-        if self.ace_high_runs:
-            fields.append("ace_high_runs=True")
-        if self.wraparound_runs:
-            fields.append("wraparound_runs=True")
-        if self.ace_value != 1:
-            fields.append(f"ace_value={self.ace_value}")
-        return f"FormalRules({', '.join(fields)})"
+        return rules_repr("FormalRules", self, ("ace_high_runs", "wraparound_runs", "ace_value"))
 
 
 STANDARD: Final = FormalRules()
