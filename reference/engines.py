@@ -13,7 +13,7 @@ from ginspec.reference.game.match import TWO_PLAYER_ENGINE
 from ginspec.reference.systems.hollywood import HOLLYWOOD_ENGINE
 from ginspec.reference.systems.partnership import PARTNERSHIP_ENGINE
 from ginspec.reference.systems.three import THREE_PLAYER_ENGINE
-from ginspec.reference.table.state import TABLE_ENGINE
+from ginspec.reference.table.table_state import TABLE_ENGINE
 from ginspec.reference.typed_rules import Engine, Rules, rules_for_profile
 
 __all__ = ["ENGINES", "engine_for", "rules_for_profile"]

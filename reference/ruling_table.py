@@ -23,7 +23,7 @@ from ginspec.reference.ruling_header import (
     profile_of,
 )
 from ginspec.reference.table import adjudicate_table
-from ginspec.reference.table.adjudicate import TABLE_OUTCOMES, TableRuling
+from ginspec.reference.table.table_adjudicate import TABLE_OUTCOMES, TableRuling
 from ginspec.spec.cards import Card, card_str, parse_card, parse_cards
 from ginspec.spec.errors import GinspecError, RulingFileError
 from ginspec.spec.parameters import Value

@@ -23,7 +23,7 @@ from ginspec.reference.table import (
     table_penalties,
     table_rules_for_profile,
 )
-from ginspec.reference.table.adjudicate import adjudicate_table
+from ginspec.reference.table.table_adjudicate import adjudicate_table
 from ginspec.spec.cards import mask_of, parse_card, parse_cards
 from ginspec.spec.clauses import Example
 from ginspec.spec.profiles import ruleset

@@ -17,7 +17,7 @@ from ginspec.reference.game.deal import DealError
 from ginspec.reference.melds import analyse_discards, check_meld, min_deadwood, min_deadwood_after_discard
 from ginspec.reference.rulings import load_ruling
 from ginspec.reference.table import adjudicate_table
-from ginspec.reference.table.adjudicate import TableSeatError
+from ginspec.reference.table.table_adjudicate import TableSeatError
 from ginspec.spec.cards import check_card, parse_card, parse_cards
 from ginspec.spec.errors import (
     CardError,

@@ -36,7 +36,7 @@ from ginspec.spec.cards import parse_cards
 from ginspec.spec.formal import checker
 from ginspec.spec.formal.answers import answer_key, answered
 from ginspec.spec.formal.rules import FormalRules
-from ginspec.spec.formal.showdown import check_showdown
+from ginspec.spec.formal.showdown_certificates import check_showdown
 from ginspec.spec.formal.verify import verify
 
 ROOT = Path(__file__).resolve().parents[1]

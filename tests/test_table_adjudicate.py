@@ -23,7 +23,7 @@ from ginspec.reference.table import (
     adjudicate_table,
     table_rules_for_profile,
 )
-from ginspec.reference.table.state import Phase
+from ginspec.reference.table.table_state import Phase
 from ginspec.spec.cards import card_str, parse_card, parse_cards
 from ginspec.spec.errors import DuplicateCardError, GinspecError, HandSizeError, ParameterError
 from ginspec.spec.profiles import ruleset

@@ -16,7 +16,7 @@ from ginspec.reference.game import Rejection
 from ginspec.reference.game.actions import Action, Kind
 from ginspec.reference.table import TableDeal, TableState, table_rules_for_profile
 from ginspec.reference.table.game import TableGame
-from ginspec.reference.table.state import Phase
+from ginspec.reference.table.table_state import Phase
 from ginspec.reference.table.table_strategies import GreedyTableStrategy
 from ginspec.spec.cards import FULL_DECK, card_str
 from ginspec.spec.clauses import registry

@@ -1,5 +1,5 @@
 """Match scoring is chapter 11: the reference's own match code (reference/scoring.py) run on
-symbolic values against spec/formal/match.py, for every parameter value (MATCH-SPEC,
+symbolic values against spec/formal/match_spec.py, for every parameter value (MATCH-SPEC,
 MATCH-CUMULATIVE; MATCH-BOXES and MATCH-DEALER exhaustive); each planted bug makes a proof fail
 (docs/proven.md)."""
 

@@ -153,7 +153,7 @@ def hollywood(args: Mapping[str, Any], profile: str | None,
 
 def table_adjudicate(args: Mapping[str, Any], profile: str | None,
                      overrides: Mapping[str, Any]) -> JSONObject:
-    from ginspec.reference.table.adjudicate import adjudicate_table
+    from ginspec.reference.table.table_adjudicate import adjudicate_table
 
     hands = [parse_cards(list(h)) for h in args["hands"]]
     rules = ruleset(profile or "serbian-online", {**overrides, "players": len(hands)})

@@ -50,12 +50,12 @@ MODULES: Final[dict[str, tuple[str, ...]]] = {
     "typed_rules": ("Rules.knock_limit_from_upcard", "Rules.spade_upcard_doubles",
                     "Rules.eleven_card_start", "Rules.upcard_offer", "Rules.plain_first_turn",
                     "Rules.hand_size"),
-    "table.state": ("TableDeal.split", "TableState.new", "TableState.next_seat",
+    "table.table_state": ("TableDeal.split", "TableState.new", "TableState.next_seat",
                     "TableState._check", "TableState._check_melds", "TableState._candidates",
                     "TableState.apply", "TableState._after_discard", "TableState._finish"),
-    "table.adjudicate": ("table_declarations", "best_table_defence", "turn_order", "_showdown",
+    "table.table_adjudicate": ("table_declarations", "best_table_defence", "turn_order", "_showdown",
                          "adjudicate_table", "_blocked", "_ruling"),
-    "table.scoring": ("table_penalties", "table_winner", "prize_split"),
+    "table.penalties": ("table_penalties", "table_winner", "prize_split"),
 }
 """Module (under ``ginspec.reference``) -> the functions mutated: those that state a rule (a
 meld, the minimum deadwood, a knock, a layoff, the showdown, a score, a legal action, the deal).

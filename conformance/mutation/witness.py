@@ -77,7 +77,7 @@ def _new_state(profile: str, seed: int) -> Callable[[], Any]:
     or a two-player table-game hand where the profile is the table game)."""
     from ginspec.reference.game.deal import deal_from_seed
     from ginspec.reference.game.state import HandState
-    from ginspec.reference.table.state import TableDeal, TableState, table_rules_for_profile
+    from ginspec.reference.table.table_state import TableDeal, TableState, table_rules_for_profile
     from ginspec.reference.typed_rules import rules_for_profile
 
     rng = random.Random(seed)

@@ -10,7 +10,7 @@ from typing import TextIO
 
 from ginspec.reference.cli.args import UsageError, parse_melds
 from ginspec.reference.cli.console import print_table
-from ginspec.reference.table.adjudicate import TableRuling, adjudicate_table
+from ginspec.reference.table.table_adjudicate import TableRuling, adjudicate_table
 from ginspec.spec.cards import parse_card, parse_cards
 from ginspec.spec.errors import GinspecError, ParameterError
 from ginspec.spec.parameters import Value, parse_assignment

@@ -155,7 +155,7 @@ def _check(args: argparse.Namespace, data: Any) -> int:
             raise TraceError("overrides: expected an object")
         overrides = raw
     if data.get("system") == "table":  # chapter 14: the table game of 2-4 players
-        from ginspec.reference.table.state import table_rules
+        from ginspec.reference.table.table_state import table_rules
         from ginspec.reference.table.table_trace import check_table_trace
 
         table_overrides = parse_overrides(overrides) if isinstance(overrides, list) \

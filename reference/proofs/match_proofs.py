@@ -5,7 +5,7 @@ The code under proof is ``reference/scoring.py`` itself — ``MatchTally.after_h
 never a copy: ``final_scores`` and the tally run path by path on Z3 values
 (``ginspec.spec.formal.explore``) with typed rules whose numbers and Booleans are Z3 variables and
 whose enum values are each choice in turn; the finite functions are run on every input. The other
-side is :mod:`ginspec.spec.formal.match`, chapter 11 written a second time.
+side is :mod:`ginspec.spec.formal.match_spec`, chapter 11 written a second time.
 
 * MATCH-SPEC — for every value of ``game_target``, ``game_bonus``, ``box_bonus``,
   ``shutout_bonus`` in spec/parameters.toml's ranges, both values of
@@ -36,7 +36,7 @@ from ginspec.reference import scoring
 from ginspec.reference.typed_rules import Rules, game_rules
 from ginspec.spec.errors import GinspecError
 from ginspec.spec.formal.explore import explore
-from ginspec.spec.formal.match import (
+from ginspec.spec.formal.match_spec import (
     MATCH_PARAMETERS,
     Record,
     boxes_earned,
@@ -45,7 +45,7 @@ from ginspec.spec.formal.match import (
     reached,
     record,
 )
-from ginspec.spec.formal.scoring import SymbolicRules
+from ginspec.spec.formal.score_spec import SymbolicRules
 from ginspec.spec.formal.theorems import TheoremResult
 from ginspec.spec.parameters import parameter
 
@@ -196,7 +196,7 @@ def match_cumulative(module: ModuleType = scoring) -> TheoremResult:
 
 def match_boxes(module: ModuleType = scoring) -> TheoremResult:
     """MATCH-BOXES: ``boxes_for`` on every legal input (a spade deal needs spade_double on; an
-    undercut needs a knock) is :func:`ginspec.spec.formal.match.boxes_earned`."""
+    undercut needs a knock) is :func:`ginspec.spec.formal.match_spec.boxes_earned`."""
     started = time.perf_counter()
     count = 0
     for outcome, undercut, spade, extra, sd in itertools.product(

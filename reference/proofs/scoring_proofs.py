@@ -38,7 +38,7 @@ from ginspec.reference.scoring import (
     z3_arithmetic,
 )
 from ginspec.spec.cards import card_value
-from ginspec.spec.formal.scoring import (
+from ginspec.spec.formal.score_spec import (
     HAND_PARAMETERS,
     OutcomeVar,
     SymbolicRules,
@@ -212,7 +212,7 @@ def score_spec(terms_fn: HandScoreFn = hand_score_terms) -> TheoremResult:
     """Z3, every value of every hand-scoring parameter (each in the range or among the choices
     spec/parameters.toml allows, so every profile and every override) and every legal hand:
     ``hand_score_terms`` gives the points, winner and undercut that
-    :func:`ginspec.spec.formal.scoring.hand_score_spec` — chapter 9's clauses — gives.
+    :func:`ginspec.spec.formal.score_spec.hand_score_spec` — chapter 9's clauses — gives.
     ``terms_fn`` is the function under proof (a test passes one with a planted bug)."""
     started = time.perf_counter()
     r = SymbolicRules(HAND_PARAMETERS)

@@ -52,7 +52,7 @@ from ginspec.spec.formal.answers import answer_key, answered, check_answers, par
 from ginspec.spec.formal.certificate import certify
 from ginspec.spec.formal.definition import arrangement_deadwood
 from ginspec.spec.formal.rules import FormalRules, rank_value
-from ginspec.spec.formal.showdown import check_showdown
+from ginspec.spec.formal.showdown_certificates import check_showdown
 from ginspec.spec.formal.verify import verify
 from ginspec.spec.profiles import ruleset
 

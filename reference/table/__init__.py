@@ -1,15 +1,9 @@
 """Seed 001's table game for two, three or four players (chapter 14, TABLE.*): a hand as an immutable
 state machine (:class:`TableState`), a whole game with penalty points and the prize pool
-(:class:`TableGame`), the penalty and prize arithmetic (:mod:`.scoring`) and the ruling on a
+(:class:`TableGame`), the penalty and prize arithmetic (:mod:`.penalties`) and the ruling on a
 knock at the table (:func:`adjudicate_table`, TABLE.BEST-PLAY)."""
 
-from ginspec.reference.table.adjudicate import (
-    DefenderPlay,
-    TableRuling,
-    TableSeatError,
-    adjudicate_table,
-)
-from ginspec.reference.table.scoring import (
+from ginspec.reference.table.penalties import (
     PrizeSplit,
     TablePenalties,
     TableScoreError,
@@ -17,7 +11,13 @@ from ginspec.reference.table.scoring import (
     table_penalties,
     table_winner,
 )
-from ginspec.reference.table.state import (
+from ginspec.reference.table.table_adjudicate import (
+    DefenderPlay,
+    TableRuling,
+    TableSeatError,
+    adjudicate_table,
+)
+from ginspec.reference.table.table_state import (
     TABLE_ENGINE,
     Phase,
     TableDeal,

@@ -9,8 +9,8 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from ginspec.reference.game.match import hand_seed
-from ginspec.reference.table.scoring import PrizeSplit, prize_split, table_winner
-from ginspec.reference.table.state import TableDeal, TableState
+from ginspec.reference.table.penalties import PrizeSplit, prize_split, table_winner
+from ginspec.reference.table.table_state import TableDeal, TableState
 from ginspec.reference.table.table_strategies import TableStrategy
 from ginspec.reference.typed_rules import Rules
 from ginspec.spec.cards import card_str

@@ -9,7 +9,7 @@ from typing import Protocol
 from ginspec.reference import layoffs as S
 from ginspec.reference.game.actions import Action, Kind
 from ginspec.reference.melds import min_deadwood
-from ginspec.reference.table.state import Phase, TableState
+from ginspec.reference.table.table_state import Phase, TableState
 from ginspec.spec.cards import CardMask, card_value, cards_of
 from ginspec.spec.errors import GinspecError
 

@@ -8,8 +8,8 @@ from typing import Any
 
 from ginspec.reference.game.match_trace import CheckReport, TraceError, TraceFinding
 from ginspec.reference.game.rejections import Rejection
-from ginspec.reference.table.scoring import prize_split, table_winner
-from ginspec.reference.table.state import TableDeal, TableDealError, TableState
+from ginspec.reference.table.penalties import prize_split, table_winner
+from ginspec.reference.table.table_state import TableDeal, TableDealError, TableState
 from ginspec.reference.typed_rules import Rules
 from ginspec.spec.cards import parse_cards
 from ginspec.spec.clauses import implements

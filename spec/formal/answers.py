@@ -10,7 +10,7 @@ data (cards, melds, rules read by parameter name) and the optima those certifica
 trusts no number of the certificate:
 
 * ``defence`` — ``options`` lists, for every set of the defender's cards that can be laid off onto
-  the knocker's melds (:func:`~.showdown.layoff_options`, from LAYOFF.FIT/SET/RUN/CHAIN/AFTER-GIN),
+  the knocker's melds (:func:`~.showdown_certificates.layoff_options`, from LAYOFF.FIT/SET/RUN/CHAIN/AFTER-GIN),
   a deadwood certificate of the cards he keeps. The expected ``deadwood`` is the least of their
   optima; the expected ``layoffs`` reach it; ``layoff_sets`` are exactly the options that do.
 * ``declaration`` — the declared deadwood is the definition's arithmetic
@@ -22,11 +22,11 @@ trusts no number of the certificate:
   discard, for eleven cards): ``illegal_knock`` exactly when it is over the limit (with the
   knocker's melds given: when they are no arrangement, or over the limit, or above the least
   where the knocker must meld maximally). An expected ``deadwood`` is carried by a best-play
-  showdown certificate (``showdown``, checked by :func:`~.showdown.check_showdown`) of the
+  showdown certificate (``showdown``, checked by :func:`~.showdown_certificates.check_showdown`) of the
   query's hands (less the knocker's ``discard``): its numbers must be the case's, its declaration
   within the limit, the outcome the one its numbers give (gin when nothing is declared as
   deadwood, big gin on eleven cards; SCORE.ZERO-CANCELS; else SHOWDOWN.COMPARE with SCORE.TIE),
-  the points what chapter 9 written a second time (:mod:`.scoring`) gives for them, and the
+  the points what chapter 9 written a second time (:mod:`.score_spec`) gives for them, and the
   case's ``layoffs`` and ``layoff_sets`` for that declaration the defender's least.
 
 Which declaration the knocker picks when he may under-meld, and which discard, is the
@@ -45,8 +45,8 @@ from ginspec.spec.errors import GinspecError, MeldError, ParameterError
 from ginspec.spec.formal.certificate import CertificateError, CertificateValueError
 from ginspec.spec.formal.definition import arrangement_deadwood, meld_shape
 from ginspec.spec.formal.rules import FormalRules
-from ginspec.spec.formal.scoring import HAND_PARAMETERS, SymbolicRules, hand_score_spec
-from ginspec.spec.formal.showdown import Stands, check_showdown, layoff_options
+from ginspec.spec.formal.score_spec import HAND_PARAMETERS, SymbolicRules, hand_score_spec
+from ginspec.spec.formal.showdown_certificates import Stands, check_showdown, layoff_options
 from ginspec.spec.formal.verify import _card, _cards, _fields, _kind
 from ginspec.spec.parameters import complete, parameter
 from ginspec.spec.profiles import ruleset
@@ -346,7 +346,7 @@ def _best_play(query: Mapping[str, Any], expect: Mapping[str, Any], params: Mapp
 
 def spec_points(going_out: str, knocker: int, defender: int, params: Mapping[str, Any],
                 upcard: Card | None) -> dict[str, int]:
-    """Both sides' points by chapter 9 as :mod:`.scoring` writes it a second time (SCORE-SPEC:
+    """Both sides' points by chapter 9 as :mod:`.score_spec` writes it a second time (SCORE-SPEC:
     SCORE.KNOCK, SCORE.UNDERCUT, SCORE.TIE, SCORE.GIN, SCORE.BIG-GIN, SCORE.ZERO-CANCELS,
     OKLAHOMA.SPADES), evaluated on these numbers and the parameters' values."""
     r = SymbolicRules(HAND_PARAMETERS, "_answer")
@@ -365,7 +365,7 @@ def spec_points(going_out: str, knocker: int, defender: int, params: Mapping[str
 
 
 class _Named:
-    """A concrete going-out kind, compared by name as :func:`.scoring.hand_score_spec` does."""
+    """A concrete going-out kind, compared by name as :func:`.score_spec.hand_score_spec` does."""
 
     def __init__(self, name: str) -> None:
         self.name = name
@@ -395,7 +395,7 @@ def _layoffs(expect: Mapping[str, Any], cert: Mapping[str, Any], declared: list[
              certificates: Mapping[str, Mapping[str, Any]]) -> str | None:
     """The case's layoffs and layoff sets for the certified declaration leave the defender's least
     deadwood, and the layoff sets are all the choices that do (the optima of ``defender_least``,
-    whose certificates :func:`~.showdown.check_showdown` has checked)."""
+    whose certificates :func:`~.showdown_certificates.check_showdown` has checked)."""
     listed = cert["defender_least"]
     if listed is None:
         return None

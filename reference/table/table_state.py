@@ -29,7 +29,7 @@ from ginspec.reference.game.actions import Action, Kind, canonical_melds, parse_
 from ginspec.reference.game.deal import deal_from_seed
 from ginspec.reference.game.rejections import Code, Rejection
 from ginspec.reference.melds import Meld, all_melds, check_meld, make_meld, min_deadwood
-from ginspec.reference.table.scoring import TablePenalties, table_penalties, void_penalties
+from ginspec.reference.table.penalties import TablePenalties, table_penalties, void_penalties
 from ginspec.reference.typed_rules import Engine, Rules, game_rules
 from ginspec.reference.vocabulary import DEFENDER
 from ginspec.spec.cards import (

@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import z3
-from ginspec.spec.formal.scoring import SymbolicRules, Term
+from ginspec.spec.formal.score_spec import SymbolicRules, Term
 
 MATCH_PARAMETERS = ("game_target", "game_bonus", "box_bonus", "boxes_count_toward_target",
                     "shutout_effect", "shutout_bonus", "shutout_test")

@@ -36,8 +36,8 @@ from ginspec.reference.melds import (
     optimal_arrangements,
     to_mask,
 )
-from ginspec.reference.table.scoring import TablePenalties, table_penalties
-from ginspec.reference.table.state import table_rules
+from ginspec.reference.table.penalties import TablePenalties, table_penalties
+from ginspec.reference.table.table_state import table_rules
 from ginspec.reference.typed_rules import Rules
 from ginspec.reference.vocabulary import DEFENDER
 from ginspec.spec.cards import Card, CardMask, card_str, card_value, cards_of, check_card
