@@ -247,7 +247,7 @@ def _not_playable(case: Case, profiles: Sequence[str]) -> str:
 
 
 @dataclass(frozen=True)
-class Question:
+class QueryPlan:
     """A query case asked under ``profile``: the answer to expect there."""
 
     profile: str
@@ -257,7 +257,7 @@ class Question:
 
 
 def ask(case: Case, declared: Sequence[str], capabilities: Sequence[str],
-        allowed: Callable[[str], str | None]) -> Question | str:
+        allowed: Callable[[str], str | None]) -> QueryPlan | str:
     """The profile a query case with ``rulesets`` is asked under, and its answer there; or why
     it is not asked. The case's own profile is tried first, then the declared ones."""
     missing = [c for c in case.requires if c not in capabilities]
@@ -274,7 +274,7 @@ def ask(case: Case, declared: Sequence[str], capabilities: Sequence[str],
             continue
         entry = next(iter(case.rulesets_of(profile)), None)
         if entry is not None:
-            return Question(profile, dict(entry.get("expect", case.expect)),
+            return QueryPlan(profile, dict(entry.get("expect", case.expect)),
                             dict(entry.get("blame", case.blame)))
     mine = [p for p in (*declared, *order) if not str(allowed(p)).endswith(" not selected")
             and (p in declared or allowed(p) is None)]

@@ -115,7 +115,7 @@ def questions(case: Mapping[str, Any]) -> list[Question]:
 
 # --- hand cases: the knock verdicts of played hands ----------------------------------------------
 
-Verdict = Literal["within", "over", "all-melded", "not-all-melded", "declared-within", "declared-over",
+KnockVerdict = Literal["within", "over", "all-melded", "not-all-melded", "declared-within", "declared-over",
                   "not-maximal"]
 
 
@@ -131,7 +131,7 @@ class KnockClaim:
     step: int
     profile: str
     limit: int
-    verdict: Verdict
+    verdict: KnockVerdict
     declared: int | None = None
     """A ``declare`` step's declared deadwood (the definition's arithmetic; None: the melds are
     no arrangement of the hand)."""
@@ -170,7 +170,7 @@ class KnockClaim:
         return None
 
 
-def _verdict(action: Action, expect: Any) -> Verdict | None:
+def _verdict(action: Action, expect: Any) -> KnockVerdict | None:
     """What a knock or big-gin step's expectation says about the deadwood (None: nothing)."""
     if expect == "accepted":
         return "all-melded" if action.kind is Kind.BIG_GIN else "within"
@@ -182,7 +182,7 @@ def _verdict(action: Action, expect: Any) -> Verdict | None:
     return None
 
 
-def _declared_verdict(expect: Any) -> Verdict | None:
+def _declared_verdict(expect: Any) -> KnockVerdict | None:
     """What a ``declare`` step's expectation says about the declared deadwood (None: nothing)."""
     if expect == "accepted":
         return "declared-within"
@@ -192,7 +192,7 @@ def _declared_verdict(expect: Any) -> Verdict | None:
 
 
 def _declaration_claim(state: HandState, player: int, action: Action, step: int, profile: str,
-                       verdict: Verdict) -> KnockClaim:
+                       verdict: KnockVerdict) -> KnockClaim:
     hand = tuple(state.hand(player))
     formal = FormalRules.of(state.rules.meld_rules)
     try:
