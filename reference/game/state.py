@@ -492,6 +492,7 @@ class HandState:
 
     # --- transitions -------------------------------------------------------------------------
 
+    @implements("FIRST.DEALER-OFFER")
     def apply(self, action: Action | str, player: int | None = None) -> HandState:
         """The state after ``action`` (by ``player`` if given); raises Rejection if illegal, and
         GinspecError if ``player`` is not a player number (``True`` is not player 1)."""
@@ -561,7 +562,10 @@ class HandState:
 
     # transition helpers mutate the fresh copy only
 
+    @implements("FIRST.AFTER-TAKE", "TURN.HAND-SIZE")
     def _take_top(self, p: int) -> None:
+        """Player ``p`` takes the top discard (or the upcard): eleven cards, then a discard or a
+        knock like after any take."""
         card = self.pile[-1]
         self.pile = self.pile[:-1]
         self.hands = _with(self.hands, p, self.hands[p] | 1 << card)
@@ -668,7 +672,10 @@ class HandState:
 
     # --- generation --------------------------------------------------------------------------
 
+    @implements("KNOCK.OPTIONAL")
     def _generate(self) -> Iterator[Action]:
+        """The legal actions; a player who may knock may always discard instead, unless gin is
+        compulsory and he holds it."""
         phase = self.phase
         p = self.to_move
         if phase is Phase.OVER or p is None:

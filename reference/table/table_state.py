@@ -73,6 +73,7 @@ TABLE_ENGINE = Engine(
 those whose rule it fixes."""
 
 
+@implements("TABLE.PLAYERS")
 def table_rules(params: Mapping[str, Value] | None = None, name: str | None = None) -> Rules:
     """The typed rules of a ruleset for the table game, or ParameterError naming the first
     parameter the table engine does not play (TABLE.PLAYERS)."""
