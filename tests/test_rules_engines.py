@@ -16,7 +16,7 @@ from ginspec.reference.engines import ENGINES
 from ginspec.reference.game.match import first_dealer
 from ginspec.reference.game.observation import observe
 from ginspec.reference.typed_rules import Engine, Rules, game_rules, rules_for_profile
-from ginspec.spec.cards import NUM_RANKS
+from ginspec.spec.cards import NUM_RANKS, card_str
 from ginspec.spec.errors import GinspecError, ParameterError
 from ginspec.spec.parameters import Parameter, Value, check_combination, parameters
 from ginspec.spec.profiles import ruleset
@@ -210,6 +210,28 @@ def test_serbian_online_is_one_game_at_every_size(players: int,
     assert [len(state.hand(s)) for s in range(players)] == [10 if players == 2 else 7] * players
 
 
+def test_the_table_trace_names_the_knocker_and_the_seat_that_undercut(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """The readable line of each hand says who knocked and who won, as the JSON record has them
+    (TABLE.UNDERCUT): the undercut knocker is never named as the one who undercut."""
+    argv = ["play", "--profile", "serbian-online", "--players", "4", "--seed", "1"]
+    assert main([*argv, "--json"]) == 0
+    hands = json.loads(capsys.readouterr().out)["hands"]
+    assert main(argv) == 0
+    lines = [line for line in capsys.readouterr().out.splitlines() if line.startswith("  hand ")]
+    assert len(lines) == len(hands)
+    undercuts = 0
+    for line, hand in zip(lines, hands, strict=True):
+        r = hand["result"]
+        if r["outcome"] == "undercut":
+            undercuts += 1
+            assert r["knocker"] != r["winner"]
+            assert f"seat {r['knocker']} knocked and was undercut by seat {r['winner']};" in line
+        elif r["outcome"] in ("knock", "gin"):
+            assert f"seat {r['knocker']} " in line and r["knocker"] == r["winner"]
+    assert undercuts  # seed 1 at four players has an undercut (hand 2: seat 2 by seat 0)
+
+
 def test_the_table_engine_refuses_a_ruleset_it_does_not_play() -> None:
     from ginspec.reference.table import table_rules
 
@@ -230,11 +252,13 @@ def test_a_tied_cut_is_cut_again() -> None:
         random.Random(f"ginspec-first-dealer:{seed}").shuffle(deck)
         if deck[0] % NUM_RANKS == deck[1] % NUM_RANKS:
             tied.append(seed)
-    assert tied  # the seeds whose first two cut cards have the same rank
+    assert 57 in tied  # the seeds whose first two cut cards have the same rank (57: TD and TC)
     for seed in tied:
         dealer, cut = first_dealer(rules, seed)
         assert cut is not None and cut[0] % NUM_RANKS != cut[1] % NUM_RANKS
         assert dealer == (0 if cut[0] % NUM_RANKS < cut[1] % NUM_RANKS else 1)  # low card deals
+    dealer, cut = first_dealer(rules, 57)
+    assert cut is not None and [card_str(c) for c in cut] == ["QH", "AC"] and dealer == 1  # cut again
 
 
 # --- KNOCK.PROCEDURE: the knock card face up (EAAI) ------------------------------------------
