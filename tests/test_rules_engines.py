@@ -136,6 +136,24 @@ def test_peer_adapters_declare_only_what_their_engine_varies() -> None:
             assert accepted, f"{name} declares {pname} overridable but plays only {base[pname]!r}"
 
 
+def test_peer_adapters_refuse_every_parameter_they_do_not_declare() -> None:
+    """Walk the catalogue: from the peer's own profile, a parameter the adapter does not declare
+    overridable, moved to any other valid value, is refused with a reason naming it."""
+    for name, adapter in _peer_adapters():
+        base = dict(ruleset(name))
+        walked = 0
+        for pname, param in parameters().items():
+            if pname in adapter.overridable:
+                continue
+            for value in _other_values(param, base[pname]):
+                if _valid_change(name, pname, value) is None:
+                    continue
+                reasons = adapter.check_params({**base, pname: value})
+                assert any(r.startswith(pname) for r in reasons), f"{name} accepts {pname}={value!r}"
+                walked += 1
+        assert walked > len(parameters()), name
+
+
 # --- the table game: refused, honoured, and the same at every size -------------------------------
 
 
