@@ -136,6 +136,29 @@ def test_peer_adapters_declare_only_what_their_engine_varies() -> None:
             assert accepted, f"{name} declares {pname} overridable but plays only {base[pname]!r}"
 
 
+def _engine_settings(adapter: Any) -> dict[str, str]:
+    """The settings the peer's own engine was started with (read from the engine, not from us)."""
+    if adapter.name == "openspiel":
+        return {k: str(v) for k, v in adapter._state.get_game().get_parameters().items()}
+    return {k: str(v) for k, v in vars(adapter._game.settings).items()}
+
+
+def test_each_declared_override_reaches_the_peer_engine() -> None:
+    """A parameter a peer adapter declares overridable changes the settings its engine really
+    plays under: a hand started with another accepted value has other engine settings."""
+    for name, adapter in _peer_adapters():
+        base = dict(ruleset(name))
+        adapter.start(list(range(52)), 0, base)
+        plain = _engine_settings(adapter)
+        for pname in adapter.overridable:
+            extra = {"oklahoma": True} if pname == "oklahoma_ace" else {}
+            others = [v for v in _other_values(parameters()[pname], base[pname])
+                      if not adapter.check_params({**base, **extra, pname: v})]
+            assert others, f"{name} declares {pname} overridable but plays only {base[pname]!r}"
+            adapter.start(list(range(52)), 0, {**base, pname: others[0]})
+            assert _engine_settings(adapter) != plain, f"{name}: {pname}={others[0]!r} changes nothing"
+
+
 def test_peer_adapters_refuse_every_parameter_they_do_not_declare() -> None:
     """Walk the catalogue: from the peer's own profile, a parameter the adapter does not declare
     overridable, moved to any other valid value, is refused with a reason naming it."""
