@@ -8,8 +8,6 @@ from typing import Any
 from ginspec.conformance.oracle import OracleRules
 from ginspec.spec.cards import Card, card_str, parse_cards, sort_key
 
-MELD_PARAMS = ("ace_high_runs", "wraparound_runs", "ace_value")
-
 
 def text_cards(cards: Iterable[Card]) -> list[str]:
     """Cards as canonical tokens in display order (suit C D H S, then rank)."""

@@ -13,7 +13,7 @@ reason. The scoring and showdown kinds are converted in
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -315,6 +315,3 @@ def example_cases() -> tuple[list[Case], list[Unconverted]]:
         cases.extend(convert(ex))
     return cases, skipped
 
-
-def iter_example_cases() -> Iterator[Case]:
-    yield from example_cases()[0]

@@ -54,13 +54,6 @@ EXPLICIT_CAPABILITIES: Final = frozenset({"melding.explicit", "layoff.explicit",
                                           "rejection-codes"})
 """Capabilities the builder decides from a case's steps and checkpoints, not from its family."""
 AUTOMATIC: Final = ("layoff.automatic", "melding.automatic")
-RESULT_BLAME_DEFAULT: Final[dict[str, str]] = {
-    "outcome": "SHOWDOWN.COMPARE",
-    "knocker": "KNOCK.ELIGIBLE",
-    "winner": "SCORE.HAND-WINNER",
-    "deadwood": "DEADWOOD.MINIMUM",
-}
-"""The clause deciding a result field when the scoring trail names no more specific one."""
 
 
 class NotReplayable(GinspecError):

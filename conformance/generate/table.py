@@ -85,8 +85,6 @@ RESULT_BLAME: Final[dict[str, dict[str, str]]] = {
 }
 """The clause blamed for each wrong result field (the runner reads ``source.blame.<field>``)."""
 
-OBSERVED: Final = ("phase", "to_act", "hand_sizes", "discard_top", "stock_size")
-
 
 class TableCaseError(AssertionError):
     """A scripted expectation (written from the spec) and the reference disagree: the build

@@ -53,12 +53,6 @@ class JsonlStream:
         self._out.close()
 
 
-def write_jsonl(
-    path: Path | str, summary: RunSummary, adapter_spec: str, selection: dict[str, Any]
-) -> None:
-    write_runs(path, [(adapter_spec, summary, selection)])
-
-
 def write_runs(path: Path | str, runs: Sequence[tuple[str, RunSummary, dict[str, Any]]]) -> None:
     """Every run's block to ``path`` (``-``: standard output)."""
     text = "".join(json_line(line) + "\n"

@@ -322,10 +322,6 @@ class HandState:
                 self._after = {c: min_deadwood(hand ^ (1 << c), mr) for c in cards_of(hand)}
         return self._after
 
-    def _knock_ok(self, card: Card) -> bool:
-        d = self.after_discard().get(card)
-        return d is not None and d <= self.knock_limit and self._discardable(card)
-
     def _big_gin_shape(self) -> bool:
         assert self.to_move is not None
         return min_deadwood(self.hands[self.to_move], self.rules.meld_rules) == 0

@@ -53,7 +53,6 @@ from ginspec.spec.profiles import ruleset
 
 KINDS: Final = ("defence", "declaration", "adjudicate")
 """The query kinds whose answers this module certifies."""
-GIN_OUTCOMES: Final = ("gin", "big_gin", "gin_cancelled")
 _FIELDS: Final = {"defence": {"question", "what", "options"},
                   "declaration": {"question", "what", "least"},
                   "adjudicate": {"question", "what", "knocker_least", "showdown", "discard"}}
