@@ -13,6 +13,9 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from ginspec.conformance.cases.model import Case
+from ginspec.spec.errors import GinspecError
+from ginspec.spec.parameters import value_text
+from ginspec.spec.profiles import ruleset
 
 AUTOMATIC: Final = ("layoff.automatic", "melding.automatic")
 SAME_SCENARIO: Final = "the same scenario is case "
@@ -215,9 +218,6 @@ def profile_only(case: Case, profiles: Sequence[str]) -> str:
     """Why a case with no ``rulesets`` (format 1, or a peer's regression case) is not played:
     its expectations are its own profile's alone, and the rule values the first of the
     ``profiles`` the engine may play give otherwise (at most three named)."""
-    from ginspec.spec.errors import GinspecError
-    from ginspec.spec.parameters import value_text
-    from ginspec.spec.profiles import ruleset
 
     head = f"profile {case.profile} not declared (the case has expectations under it alone)"
     if case.profile is None or not profiles:

@@ -16,6 +16,7 @@ import random
 from collections.abc import Iterable
 from typing import Any, Final
 
+from ginspec.conformance.adapters.reference_game import hand_result
 from ginspec.conformance.cases import Case
 from ginspec.conformance.generate.games import (
     DEAL_CLAUSES,
@@ -106,7 +107,6 @@ def _search(profile: str, feature: tuple[str, str]) -> Trace | None:
 
 def trace_case(profile: str, trace: Trace, feature: tuple[str, str]) -> Case:
     start, moves, final = play_trace(profile, trace)
-    from ginspec.conformance.adapters.reference_game import hand_result
 
     result = hand_result(final)
     decides = list(final.result.score.clauses) if final.result else []

@@ -16,6 +16,11 @@ from typing import Any, Final
 
 from ginspec.conformance.generate.suite import SUITE_DIR
 from ginspec.conformance.runner import CaseResult
+from ginspec.reference.game import rules_for_profile
+from ginspec.reference.melds import min_deadwood, optimal_arrangements
+from ginspec.spec.cards import card_str, parse_card
+from ginspec.spec.clauses import registry
+from ginspec.spec.errors import GinspecError
 
 BAD: Final = ("fail", "error", "xpass")
 """The statuses that fail a run (each gets a failure report)."""
@@ -143,7 +148,6 @@ def _where(o: CaseResult) -> str:
 def clause_text(clause_id: str | None) -> ClauseText | None:
     if not clause_id:
         return None
-    from ginspec.spec.clauses import registry
 
     reg = registry()
     if clause_id not in reg:
@@ -241,7 +245,6 @@ def _melds(value: Any) -> Melds | None:
 
 
 def _meld_rules(profile: str | None, overrides: Mapping[str, Any]) -> Any:
-    from ginspec.reference.game import rules_for_profile
 
     return rules_for_profile(profile or "pagat", dict(overrides)).meld_rules
 
@@ -249,9 +252,6 @@ def _meld_rules(profile: str | None, overrides: Mapping[str, Any]) -> Any:
 def _reference_arrangement(tokens: Sequence[str], profile: str | None,
                            overrides: Mapping[str, Any]) -> Melds | None:
     """The reference's first optimal arrangement (None when the position is not a hand)."""
-    from ginspec.reference.melds import optimal_arrangements
-    from ginspec.spec.cards import card_str, parse_card
-    from ginspec.spec.errors import GinspecError
 
     try:
         found = optimal_arrangements([parse_card(t) for t in tokens],
@@ -263,9 +263,6 @@ def _reference_arrangement(tokens: Sequence[str], profile: str | None,
 
 def _reference_after_discard(tokens: Sequence[str], profile: str | None,
                              overrides: Mapping[str, Any]) -> Melds | None:
-    from ginspec.reference.melds import min_deadwood
-    from ginspec.spec.cards import parse_card
-    from ginspec.spec.errors import GinspecError
 
     try:
         cards = [parse_card(t) for t in tokens]
