@@ -601,19 +601,19 @@ class SuiteCheck:
         return not self.problems
 
 
-Stands = dict[str, tuple[bool, str | None]]
+VerdictMemo = dict[str, tuple[bool, str | None]]
 """Verdicts of :func:`verify` already reached, by question key (a certificate shared by many
 cases is verified once per run)."""
 
 
-def _stands(key: str, cert: Mapping[str, Any], memo: Stands) -> tuple[bool, str | None]:
+def _stands(key: str, cert: Mapping[str, Any], memo: VerdictMemo) -> tuple[bool, str | None]:
     if key not in memo:
         memo[key] = verify(dict(cert))
     return memo[key]
 
 
 def check_case(case: Mapping[str, Any], certs: Mapping[str, Mapping[str, Any]],
-               memo: Stands | None = None) -> list[str]:
+               memo: VerdictMemo | None = None) -> list[str]:
     """Problems with one case's certificates: missing, not standing, or not what the case expects."""
     memo = {} if memo is None else memo
     if case.get("kind") == "hand":
@@ -649,14 +649,14 @@ def check_case(case: Mapping[str, Any], certs: Mapping[str, Mapping[str, Any]],
 
 
 def _check_answer_case(case: Mapping[str, Any], certs: Mapping[str, Mapping[str, Any]],
-                       memo: Stands) -> list[str]:
+                       memo: VerdictMemo) -> list[str]:
     """A showdown query's answers, checked by :mod:`ginspec.spec.formal.answers` alone (the
     reference only wrote them)."""
     return check_answers(case, certs, lambda key, cert: _stands(key, cert, memo))
 
 
 def _check_hand_case(case: Mapping[str, Any], certs: Mapping[str, Mapping[str, Any]],
-                     memo: Stands) -> list[str]:
+                     memo: VerdictMemo) -> list[str]:
     out = []
     for claim in knock_claims(case):
         where = f"{case['id']} step {claim.step} under {claim.profile}: {claim.question.key}"
@@ -735,7 +735,7 @@ def verify_suite(folder: Path, *, sample: int | None = None, seed: int = 1,
         chosen = [c for c in cases if c["id"] in picked]
     problems: list[str] = []
     used = 0
-    memo: Stands = {}
+    memo: VerdictMemo = {}
     for case in chosen:
         problems += check_case(case, certs, memo)
         used += certificate_count(case)
