@@ -233,3 +233,27 @@ def test_a_rules_command_loads_neither_the_suite_nor_z3(argv: list[str]) -> None
     )
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)
     assert proc.stdout.strip() == "['ginspec.conformance.cli', 'ginspec.conformance.versions']"
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["conform", "--adapter", "reference", "--no-progress", "--cases", "q.knock.9c*"],
+        ["suite", "list"],
+        ["report", "--help"],
+    ],
+)
+def test_a_suite_command_that_needs_no_proof_loads_no_z3(argv: list[str]) -> None:
+    """Z3 and Hypothesis load only for the commands that use them (prove, suite build, live runs)."""
+    code = (
+        "import sys, contextlib, io\n"
+        "from ginspec.conformance.cli import main\n"
+        "with contextlib.redirect_stdout(io.StringIO()):\n"
+        "    try:\n"
+        f"        assert main({argv!r}) == 0\n"
+        "    except SystemExit as exc:\n"
+        "        assert exc.code == 0\n"
+        "print(sorted({m.split('.')[0] for m in sys.modules} & {'z3', 'hypothesis'}))\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)
+    assert proc.stdout.strip() == "[]"
