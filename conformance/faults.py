@@ -33,7 +33,12 @@ from pathlib import Path
 from typing import IO, Any, Final
 
 from ginspec.conformance.adapters.base import Adapter
-from ginspec.conformance.cases import Case
+from ginspec.conformance.adapters.reference import ReferenceAdapter
+from ginspec.conformance.cases import Case, load_case
+from ginspec.conformance.cli import main as cli
+from ginspec.conformance.generate.suite import SUITE_DIR
+from ginspec.conformance.runner import Runner
+from ginspec.conformance.serve import handle
 
 TRIGGER_MODULUS: Final[dict[str, int]] = {"query": 200, "hand": 100, "table-hand": 16,
                                            "match": 3}
@@ -219,9 +224,6 @@ def _warm_up(adapter: Adapter) -> None:
     """Play one suite case of each kind before serving: the reference's first use of each code
     path (imports, caches) then costs start-up time, covered by ``--startup-timeout``, and only
     the injected fault ever decides whether a request is answered in time."""
-    from ginspec.conformance.cases import load_case
-    from ginspec.conformance.generate.suite import SUITE_DIR
-    from ginspec.conformance.runner import Runner
 
     runner = Runner(adapter, adapter.hello())
     for kind in ("query", "hand", "table-hand", "match"):
@@ -232,8 +234,6 @@ def _warm_up(adapter: Adapter) -> None:
 def serve_faulty(fault: str, stdin: IO[bytes], out: IO[bytes], timeout: float,
                  startup: float) -> int:
     """The reference over the protocol, with ``fault`` acted out on the triggered cases."""
-    from ginspec.conformance.adapters.reference import ReferenceAdapter
-    from ginspec.conformance.serve import handle
 
     adapter = ReferenceAdapter()
     _warm_up(adapter)
@@ -412,7 +412,6 @@ def peak_mb() -> float | None:
 def run_measured(peak_file: Path, argv: Sequence[str]) -> int:
     """``ginspec ARGV`` in this process, then its peak resident size (:func:`peak_mb`) written
     to ``peak_file`` (how the harness measures ginspec's own memory, adapters excluded)."""
-    from ginspec.conformance.cli import main as cli
 
     try:
         return cli(list(argv))

@@ -16,9 +16,14 @@ from typing import Any, ClassVar
 
 from ginspec.conformance.adapters.base import Hello, JSONObject, Verdict
 from ginspec.conformance.adapters.reference import ReferenceAdapter
+from ginspec.conformance.adapters.reference_game import best_showdown_steps, legal_texts
+from ginspec.reference.adjudicate import outcome_of
+from ginspec.reference.game import Deal, Rejection
+from ginspec.reference.game.state import Phase
 from ginspec.reference.meld_rules import MeldRules
-from ginspec.reference.melds import min_deadwood
-from ginspec.spec.cards import card_str, card_value, parse_card, parse_cards
+from ginspec.reference.melds import all_melds, min_deadwood, optimal_arrangements
+from ginspec.reference.scoring import score_hand
+from ginspec.spec.cards import card_str, card_value, cards_of, parse_card, parse_cards
 from ginspec.spec.errors import CardError
 from ginspec.spec.profiles import ruleset
 
@@ -179,7 +184,6 @@ class EligibilityOnElevenCards(Mutant):
         answer = super().query(what, args, profile, overrides)
         if what != "knock":
             return answer
-        from ginspec.reference.melds import optimal_arrangements
 
         cards = parse_cards(args["cards"])
         rules = MeldRules.from_params({k: v for k, v in overrides.items()
@@ -269,7 +273,6 @@ class MeldsCountLargestOnly(Mutant):
     def query(self, what: str, args: Mapping[str, Any], profile: str | None,
               overrides: Mapping[str, Any]) -> JSONObject:
         if what == "melds-count":
-            from ginspec.reference.melds import all_melds
 
             melds = [frozenset(m.cards) for m in all_melds(parse_cards(args["cards"]))]
             return {"count": sum(1 for m in melds if not any(m < other for other in melds))}
@@ -297,7 +300,6 @@ class FaceCardsAtRank(Mutant):
               overrides: Mapping[str, Any]) -> JSONObject:
         answer = super().query(what, args, profile, overrides)
         if what == "deadwood":
-            from ginspec.reference.melds import optimal_arrangements
 
             best = optimal_arrangements(parse_cards(args["cards"]), limit=1)[0]
             extra = sum(max(0, c % 13 - 9) for c in best.deadwood_cards)
@@ -531,7 +533,6 @@ class DealInBlocks(Mutant):
     @staticmethod
     def _blocks(profile: str, overrides: Mapping[str, Any],
                 deal: Mapping[str, Any]) -> dict[str, Any]:
-        from ginspec.reference.game import Deal
 
         deck = [str(c) for c in deal["deck"]]
         if ruleset(profile, dict(overrides))["first_turn"] == "eleven_card_start":
@@ -670,8 +671,6 @@ class CompareBeforeLayoffs(Mutant):
         if what != "adjudicate" or answer["outcome"] not in ("knock", "undercut", "tie") \
                 or not answer.get("layoffs"):
             return answer
-        from ginspec.reference.adjudicate import outcome_of
-        from ginspec.reference.scoring import score_hand
 
         rules = ruleset(profile or "pagat", dict(overrides))
         laid = sum(card_value(parse_card(t)) for t in answer["layoffs"])
@@ -691,7 +690,6 @@ class DeclaresAnyOptimalArrangement(Mutant):
     def query(self, what: str, args: Mapping[str, Any], profile: str | None,
               overrides: Mapping[str, Any]) -> JSONObject:
         if what == "adjudicate" and "knocker_melds" not in args and len(args["knocker"]) == 10:
-            from ginspec.reference.melds import optimal_arrangements
 
             best = optimal_arrangements(parse_cards(args["knocker"]), limit=1)[0]
             melds = [[card_str(c) for c in m.cards] for m in best.melds]
@@ -746,10 +744,6 @@ class GreedyLayoffs(Mutant):
     automatic = (True, True)
 
     def showdown_steps(self, state: Any) -> list[tuple[int, str]]:
-        from ginspec.conformance.adapters.reference_game import best_showdown_steps, legal_texts
-        from ginspec.reference.game.state import Phase
-        from ginspec.reference.melds import optimal_arrangements
-        from ginspec.spec.cards import cards_of
 
         steps = best_showdown_steps(state, melding=True, layoffs=False)
         for who, action in steps:
@@ -776,8 +770,6 @@ class LayoffsWithoutChaining(Mutant):
     automatic = (True, True)
 
     def showdown_steps(self, state: Any) -> list[tuple[int, str]]:
-        from ginspec.conformance.adapters.reference_game import best_showdown_steps, legal_texts
-        from ginspec.reference.game.state import Phase
 
         best = best_showdown_steps(state, melding=True, layoffs=True)
         steps: list[tuple[int, str]] = []
@@ -809,11 +801,6 @@ class MostCardsMelded(Mutant):
     automatic = (True, True)
 
     def showdown_steps(self, state: Any) -> list[tuple[int, str]]:
-        from ginspec.conformance.adapters.reference_game import best_showdown_steps
-        from ginspec.reference.game import Rejection
-        from ginspec.reference.game.state import Phase
-        from ginspec.reference.melds import all_melds
-        from ginspec.spec.cards import cards_of
 
         if state.phase is not Phase.DECLARE:
             return best_showdown_steps(state, melding=True, layoffs=True)

@@ -15,11 +15,11 @@ from itertools import combinations
 
 from ginspec.spec.cards import Card
 
-Meld = frozenset[Card]
+OracleMeld = frozenset[Card]
 
 
 @dataclass(frozen=True)
-class Rules:
+class OracleRules:
     """The three parameters that change melds and values."""
 
     ace_high_runs: bool = False
@@ -27,7 +27,7 @@ class Rules:
     ace_value: int = 1
 
 
-def value(card: Card, rules: Rules) -> int:
+def value(card: Card, rules: OracleRules) -> int:
     """CARD.VALUE: ace ``ace_value``, two to nine their number, ten and faces ten."""
     rank = card % 13
     if rank == 0:
@@ -35,7 +35,7 @@ def value(card: Card, rules: Rules) -> int:
     return 10 if rank >= 9 else rank + 1
 
 
-def meld_verdict(cards: Sequence[Card], rules: Rules) -> tuple[bool, str]:
+def meld_verdict(cards: Sequence[Card], rules: OracleRules) -> tuple[bool, str]:
     """Whether ``cards`` are one meld, and the clause that decides it."""
     if len(set(cards)) != len(cards) or len(cards) < 3:
         return False, "MELD.SET" if len({c % 13 for c in cards}) == 1 else "MELD.RUN"
@@ -61,9 +61,9 @@ def meld_verdict(cards: Sequence[Card], rules: Rules) -> tuple[bool, str]:
     return False, "MELD.RUN"
 
 
-def all_melds(cards: Sequence[Card], rules: Rules) -> list[Meld]:
+def all_melds(cards: Sequence[Card], rules: OracleRules) -> list[OracleMeld]:
     """Every meld whose cards are all in ``cards`` (by trying every subset of a rank / suit)."""
-    found: set[Meld] = set()
+    found: set[OracleMeld] = set()
     groups: dict[tuple[str, int], list[Card]] = {}
     for c in cards:
         groups.setdefault(("rank", c % 13), []).append(c)
@@ -81,19 +81,19 @@ class Optimum:
     """The least deadwood and every arrangement (set of melds) that reaches it."""
 
     deadwood: int
-    arrangements: tuple[frozenset[Meld], ...]
+    arrangements: tuple[frozenset[OracleMeld], ...]
 
 
-def optimum(cards: Sequence[Card], rules: Rules) -> Optimum:
+def optimum(cards: Sequence[Card], rules: OracleRules) -> Optimum:
     """Plain recursion: the lowest undecided card is deadwood or the lowest card of one meld."""
     hand = sorted(cards)
     melds = all_melds(hand, rules)
-    by_low: dict[Card, list[Meld]] = {}
+    by_low: dict[Card, list[OracleMeld]] = {}
     for m in melds:
         by_low.setdefault(min(m), []).append(m)
-    results: list[tuple[int, frozenset[Meld]]] = []
+    results: list[tuple[int, frozenset[OracleMeld]]] = []
 
-    def walk(rest: frozenset[Card], chosen: list[Meld], dead: int) -> None:
+    def walk(rest: frozenset[Card], chosen: list[OracleMeld], dead: int) -> None:
         if not rest:
             results.append((dead, frozenset(chosen)))
             return
@@ -110,6 +110,6 @@ def optimum(cards: Sequence[Card], rules: Rules) -> Optimum:
     return Optimum(best, tuple(a for d, a in results if d == best))
 
 
-def deadwood_after_discard(cards: Sequence[Card], rules: Rules) -> dict[Card, int]:
+def deadwood_after_discard(cards: Sequence[Card], rules: OracleRules) -> dict[Card, int]:
     """For an 11-card hand: the least deadwood of the ten cards kept after each discard."""
     return {c: optimum([x for x in cards if x != c], rules).deadwood for c in cards}

@@ -36,7 +36,7 @@ from ginspec.conformance.adapters.base import (
     Unsupported,
 )
 from ginspec.conformance.cases import Case, CaseFormatError
-from ginspec.conformance.cases.expectations import Plan, Question, ask, choose
+from ginspec.conformance.cases.expectations import Plan, QueryPlan, ask, choose
 from ginspec.conformance.compare import (
     check_checkpoint,
     check_query,
@@ -60,7 +60,7 @@ RESULT_CLAUSES: Final[dict[str, str]] = {
 
 
 @dataclass(frozen=True)
-class Outcome:
+class CaseResult:
     """The verdict on one case."""
 
     case: Case
@@ -117,7 +117,7 @@ class RunSummary:
     """All outcomes of a run and the adapter's hello."""
 
     hello: Hello
-    outcomes: list[Outcome] = field(default_factory=list)
+    outcomes: list[CaseResult] = field(default_factory=list)
     seconds: float = 0.0
     gave_up: str = ""
     """Why the run stopped sending cases to the adapter (restart budget spent), or empty."""
@@ -183,7 +183,7 @@ def skip_reason(case: Case, hello: Hello) -> str | None:
 
 
 def resolve(case: Case, hello: Hello, profiles: Iterable[str] | None = None
-            ) -> Plan | Question | str | None:
+            ) -> Plan | QueryPlan | str | None:
     """The plan a game case is played by under the adapter's declarations, the profile a query
     case with ``rulesets`` is asked under (None for another query the adapter may answer), or
     why it is skipped. ``profiles`` (``--profile``) narrows the rulesets a case may be played
@@ -262,7 +262,7 @@ class Runner:
         protocol error)."""
 
     def run(
-        self, cases: Iterable[Case], progress: Callable[[Outcome], None] | None = None
+        self, cases: Iterable[Case], progress: Callable[[CaseResult], None] | None = None
     ) -> RunSummary:
         summary = RunSummary(self.hello)
         start = time.perf_counter()
@@ -278,12 +278,12 @@ class Runner:
         summary.gave_up = self.gave_up
         return summary
 
-    def run_case(self, case: Case) -> Outcome:
+    def run_case(self, case: Case) -> CaseResult:
         chosen = resolve(case, self.hello, self.profiles or None)
         if isinstance(chosen, str):
-            return Outcome(case, "skip", message=chosen)
+            return CaseResult(case, "skip", message=chosen)
         if self.gave_up:
-            return self._expected(Outcome(case, "error", where="adapter",
+            return self._expected(CaseResult(case, "error", where="adapter",
                                           message=f"not run: {self.gave_up}"))
         start = time.perf_counter()
         self._opened = False
@@ -294,15 +294,15 @@ class Runner:
             self._failures = 0
         except Unsupported as declined:
             if self._opened:
-                outcome = Outcome(case, "error", where="adapter",
+                outcome = CaseResult(case, "error", where="adapter",
                                   message="protocol: declined after the opening request "
                                   f"(only query, new_hand, new_match or new_table_hand may decline): {declined}")
                 self._restart(f"protocol: declined late: {declined}")
             else:
-                outcome = Outcome(case, "declined", message=declined.reason)
+                outcome = CaseResult(case, "declined", message=declined.reason)
                 self._failures = 0
         except AdapterFault as fault:
-            outcome = Outcome(
+            outcome = CaseResult(
                 case,
                 "error",
                 where="adapter",
@@ -313,22 +313,22 @@ class Runner:
                 self._restart(f"{fault.kind}: {fault}")
         except Exception as exc:  # an in-process adapter raised: an adapter error, not a verdict
             tb = traceback.format_exc(limit=-3)
-            outcome = Outcome(
+            outcome = CaseResult(
                 case, "error", where="adapter", message=f"{type(exc).__name__}: {exc}\n{tb}"
             )
             with contextlib.suppress(Exception):  # not counted: the adapter answered, badly
                 self.adapter.restart()
         seconds = time.perf_counter() - start
-        return self._expected(Outcome(**{**outcome.__dict__, "seconds": seconds}))
+        return self._expected(CaseResult(**{**outcome.__dict__, "seconds": seconds}))
 
-    def _expected(self, outcome: Outcome) -> Outcome:
+    def _expected(self, outcome: CaseResult) -> CaseResult:
         """``xfail``/``xpass`` for cases listed in ``--expect-fail``."""
         case = outcome.case
         if case.id in self.expect_fail:
             if outcome.status in ("fail", "error"):
-                outcome = Outcome(**{**outcome.__dict__, "status": "xfail"})
+                outcome = CaseResult(**{**outcome.__dict__, "status": "xfail"})
             elif outcome.status == "pass":
-                outcome = Outcome(
+                outcome = CaseResult(
                     **{
                         **outcome.__dict__,
                         "status": "xpass",
@@ -357,7 +357,7 @@ class Runner:
             return preferred
         return _first_clause(case)
 
-    def _play(self, case: Case, question: Question | None = None) -> Outcome:
+    def _play(self, case: Case, question: QueryPlan | None = None) -> CaseResult:
         if case.kind == "query":
             q = case.query
             args = {k: v for k, v in q.items() if k != "what"}
@@ -374,14 +374,14 @@ class Runner:
                 blame = recorded.get(bad.field) or _result_blame(case, bad.field) or \
                     (case.decides[0] if len(case.decides) == 1 else None) or \
                     RESULT_CLAUSES.get(bad.field)
-                return Outcome(case, "fail", self._culprit(case, blame), where="query",
+                return CaseResult(case, "fail", self._culprit(case, blame), where="query",
                                mismatch=bad, actual=dict(answer),
                                suspects=tuple(c for c in case.clauses if c != blame),
                                profile=profile)
-            return Outcome(case, "pass", profile=profile)
+            return CaseResult(case, "pass", profile=profile)
         raise AdapterFault(f"case {case.id}: a game case without a plan", kind="internal")
 
-    def _play_game(self, case: Case, plan: Plan) -> Outcome:
+    def _play_game(self, case: Case, plan: Plan) -> CaseResult:
         """Play ``plan`` (the case under one ruleset) and judge it from its data alone; the
         clause blamed is the one recorded for the first expectation that differs."""
         profile = plan.profile
@@ -404,7 +404,7 @@ class Runner:
                     last = steps[i - 1].get("clause") if i > 0 else None
                     suspects = phase_clauses(bad.expected, bad.actual) \
                         if bad.field == "phase" else ()
-                    return Outcome(case, "fail", _legal_blame(point, bad)
+                    return CaseResult(case, "fail", _legal_blame(point, bad)
                                    or point.get("blame", {}).get(f"{bad.field}:{bad.actual}")
                                    or point.get("blame", {}).get(bad.field)
                                    or point.get("clause") or _phase_blame(bad) or last
@@ -425,7 +425,7 @@ class Runner:
                 expected_code = None if want == "accepted" else str(want["rejected"])
                 against = step.get("against", {}).get(verdict.code or "") \
                     if want == "accepted" else None  # a wrong code: the expected refusal's
-                return Outcome(case, "fail", against or step.get("clause") or _first_clause(case),
+                return CaseResult(case, "fail", against or step.get("clause") or _first_clause(case),
                                step=i,
                                where="step", mismatch=bad,
                                suspects=code_clauses(expected_code, verdict.code)
@@ -440,9 +440,9 @@ class Runner:
                     name = "outcome"
                 blame = plan.blame.get(name) or _result_blame(case, name) \
                     or RESULT_CLAUSES.get(name) or _first_clause(case)
-                return Outcome(case, "fail", blame, where="result", mismatch=bad,
+                return CaseResult(case, "fail", blame, where="result", mismatch=bad,
                                actual=actual, suspects=case.decides, profile=profile, automatic=plan.automatic)
-        return Outcome(case, "pass", profile=profile, automatic=plan.automatic)
+        return CaseResult(case, "pass", profile=profile, automatic=plan.automatic)
 
     def _phase_suspects(self) -> tuple[str, ...]:
         """The clause of the phase the adapter is in after a diverging step (best effort)."""

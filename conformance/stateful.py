@@ -58,6 +58,7 @@ from ginspec.conformance.generate.playouts import (
 )
 from ginspec.conformance.generate.table import BASE_CLAUSES as TABLE_BASE
 from ginspec.conformance.mismatch import Mismatch
+from ginspec.conformance.runner import phase_clauses
 from ginspec.conformance.stateful_core import (
     BEFORE_SHOWDOWN,
     COMPARED,
@@ -501,7 +502,6 @@ class LiveMachine(Lockstep):
         """The clause that decides which phase is right: the end of a match (MATCH.TARGET), the
         end of a hand at the wall (WALL.END), else the clause of the phase that is not an
         ordinary turn (a wall, a showdown: runner.PHASE_CLAUSES)."""
-        from ginspec.conformance.runner import phase_clauses
 
         if "over" in (expected, actual):
             if self.match is not None and (self.match.is_over or actual == "over"):

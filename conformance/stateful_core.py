@@ -165,7 +165,6 @@ class LiveRun:
         self.melding = "melding.automatic" in caps
         self.layoffs = "layoff.automatic" in caps
         self.showdown = self.melding or "melding.explicit" in caps
-        self.explicit_layoffs = "layoff.explicit" in caps
         self.deal_engine = "deal.engine" in caps
         self.game_rules = rules_for_profile(self.rules.name, self.rules.overrides)
 

@@ -15,6 +15,7 @@ from ginspec.reference.systems.partnership import PARTNERSHIP_ENGINE
 from ginspec.reference.systems.three import THREE_PLAYER_ENGINE
 from ginspec.reference.table.table_state import TABLE_ENGINE
 from ginspec.reference.typed_rules import Engine, Rules, rules_for_profile
+from ginspec.spec.clauses import implements
 
 __all__ = ["ENGINES", "engine_for", "rules_for_profile"]
 
@@ -25,6 +26,7 @@ ENGINES: Final[dict[str, Engine]] = {
 """The engine of each value of ``game_system``."""
 
 
+@implements("SYSTEM.KIND")
 def engine_for(rules: Rules) -> Engine:
     """The engine that plays ``rules`` (by its ``game_system``)."""
     return ENGINES[rules.game_system]

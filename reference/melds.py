@@ -626,6 +626,7 @@ class Arrangement:
         return arrangement_of(melds, dead, rules)
 
 
+@implements("DEADWOOD.VALUE")
 def arrangement_of(
     melds: Iterable[Meld], deadwood_cards: Iterable[Card], rules: MeldRules = STANDARD
 ) -> Arrangement:
@@ -635,7 +636,7 @@ def arrangement_of(
     return Arrangement(ordered, dead, sum(card_value(c, rules.ace_value) for c in dead))
 
 
-@implements("DEADWOOD.ARRANGEMENT")
+@implements("DEADWOOD.ARRANGEMENT", "MELD.DISJOINT")
 def check_arrangement(
     hand: Cards, melds: Iterable[Sequence[Card]], rules: MeldRules = STANDARD
 ) -> Arrangement:

@@ -153,11 +153,11 @@ def _ruleset_rules(rules: Ruleset) -> Rules:
     return game_rules(rules)
 
 
-@implements("OKLAHOMA.KNOCK-LIMIT", "OKLAHOMA.ACE", "KNOCK.LIMIT")
+@implements("OKLAHOMA.KNOCK-LIMIT", "OKLAHOMA.ACE", "KNOCK.LIMIT", "STRAIGHT.GIN-ONLY")
 def knock_limit_for(rules: Rules | Mapping[str, Value], upcard: Card | None) -> int:
     """The knock limit of a hand: ``knock_limit``, or, when the limit comes from the upcard
     (Oklahoma), the first upcard's value (pictures and tens 10; an ace 1, or 0 when
-    ``oklahoma_ace=gin_only``)."""
+    ``oklahoma_ace=gin_only``). A limit of 0 is straight gin: only gin goes out."""
     typed = _typed(rules)
     if not typed.knock_limit_from_upcard:
         return typed.knock_limit
@@ -336,6 +336,7 @@ class MatchTally:
     hands_won: tuple[int, int] = (0, 0)
     hands: int = 0
 
+    @implements("MATCH.BOX-TARGET")
     def score(self, rules: Rules | Mapping[str, Value], player: Player) -> int:
         typed = _typed(rules)
         extra = self.boxes[player] * typed.box_bonus if typed.boxes_count_toward_target else 0
@@ -363,7 +364,7 @@ class MatchTally:
             hands=self.hands + 1,
         )
 
-    @implements("MATCH.TARGET")
+    @implements("MATCH.TARGET", "OKLAHOMA.TARGET")
     def winner(self, rules: Rules | Mapping[str, Value]) -> Player | None:
         """The player who has reached the target, if any (the game is then over)."""
         typed = _typed(rules)

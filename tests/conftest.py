@@ -59,9 +59,9 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 KNOWN_FAILING: dict[str, str] = {}
-"""Tests that failed on main at the end of a session, each with its reason, marked xfail (not strict:
-some may already pass on the final main, which the run reports as XPASS). The next session fixes
-each and removes its entry; the list is not a place to park new failures."""
+"""Tests known to fail on main, each with its reason, marked xfail (not strict: a fix may land
+before its entry is removed, which the run reports as XPASS). The change that fixes one removes
+its entry; the list is not a place to park new failures."""
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

@@ -12,7 +12,7 @@ import pytest
 from ginspec.conformance.cases import Case, load_cases
 from ginspec.conformance.generate.suite import SUITE_DIR
 from ginspec.conformance.mutants import AUTOMATIC_MUTANTS, Mutant
-from ginspec.conformance.runner import Outcome, Runner
+from ginspec.conformance.runner import CaseResult, Runner
 
 SHOWDOWN_FAMILIES = ("SHOWDOWN.", "LAYOFF.", "SCORE.")
 
@@ -23,12 +23,12 @@ def suite() -> tuple[Case, ...]:
 
 
 @cache
-def outcomes(mutant: type[Mutant]) -> tuple[Outcome, ...]:
+def outcomes(mutant: type[Mutant]) -> tuple[CaseResult, ...]:
     adapter = mutant()
     return tuple(Runner(adapter, adapter.hello()).run(list(suite())).outcomes)
 
 
-def failures(mutant: type[Mutant]) -> tuple[Outcome, ...]:
+def failures(mutant: type[Mutant]) -> tuple[CaseResult, ...]:
     return tuple(o for o in outcomes(mutant) if o.status == "fail")
 
 

@@ -273,6 +273,40 @@ def test_implemented_clauses_exist() -> None:
     )
 
 
+def _module_source(qualified: str) -> str:
+    """The source of the module defining ``qualified`` (``package.module.Class.function``)."""
+    parts = qualified.split(".")
+    for end in range(len(parts), 1, -1):
+        name = ".".join(parts[:end])
+        folder = {"ginspec.spec": "spec", "ginspec.reference": "reference", "ginspec.conformance": "conformance"}
+        for package, path in folder.items():
+            if name == package or name.startswith(package + "."):
+                base = ROOT / path / Path(*name[len(package) + 1:].split(".")) if name != package else ROOT / path
+                for candidate in (base.with_suffix(".py"), base / "__init__.py"):
+                    if candidate.is_file():
+                        return candidate.read_text("utf-8")
+    raise AssertionError(f"no module for {qualified}")
+
+
+def test_every_clause_id_is_written_at_its_code() -> None:
+    """A search for a clause ID finds the code that implements it: each ID ``@implements`` names is
+    written as a literal in that function's module (not hidden behind a constant), and every
+    clause of the registry is named so in some module of spec/ or reference/."""
+    implemented_modules()
+    bad = [
+        f"{clause_id}: not written as a literal in the module of {function}"
+        for clause_id, functions in sorted(IMPLEMENTATIONS.items())
+        for function in functions
+        if f'"{clause_id}"' not in _module_source(function)
+    ]
+    sources = "\n".join(path.read_text("utf-8") for folder in ("spec", "reference")
+                        for path in sorted((ROOT / folder).rglob("*.py")))
+    bad += [f"{c.id}: in no module of spec/ or reference/" for c in registry()
+            if f'"{c.id}"' not in sources]
+    assert not bad, "\n".join(bad)
+    assert len(IMPLEMENTATIONS) > 100
+
+
 def test_cited_clauses_exist() -> None:
     reg = registry()
     bad = [

@@ -1,5 +1,5 @@
 """The documentation site: builds with warnings as errors, every clause has its anchor, and the
-links clause -> code -> cases -> clause resolve (issue: docs site)."""
+links clause -> code -> cases -> clause resolve."""
 
 from __future__ import annotations
 

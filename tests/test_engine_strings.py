@@ -15,9 +15,10 @@ from ginspec.conformance.adapters.base import Hello, JSONObject, Unsupported
 from ginspec.conformance.adapters.reference import ReferenceAdapter
 from ginspec.conformance.cases import load_cases
 from ginspec.conformance.generate.suite import SUITE_DIR
+from ginspec.conformance.reports.explain import Rerun
 from ginspec.conformance.reports.html import render
-from ginspec.conformance.reports.jsonl import write_jsonl
-from ginspec.conformance.reports.junit import write_junit
+from ginspec.conformance.reports.jsonl import write_runs
+from ginspec.conformance.reports.junit import write_junit_runs
 from ginspec.conformance.reports.terminal import print_summary
 from ginspec.conformance.runner import Runner, RunSummary
 from ginspec.reference.cli.escape import html_text, json_line, markdown_text, markup, printable
@@ -76,7 +77,7 @@ def test_terminal_report_prints_engine_text_literally(summary: RunSummary) -> No
 
 def test_junit_stays_parsable_xml(summary: RunSummary, tmp_path: Path) -> None:
     path = tmp_path / "r.xml"
-    write_junit(path, summary)
+    write_junit_runs(path, [(Rerun("..."), summary)])
     root = ET.parse(path).getroot()
     assert printable(EVIL) in root.get("name", "")
     texts = [el.text or "" for el in root.iter() if el.tag in ("error", "failure")]
@@ -85,7 +86,7 @@ def test_junit_stays_parsable_xml(summary: RunSummary, tmp_path: Path) -> None:
 
 def test_jsonl_is_strict_json(summary: RunSummary, tmp_path: Path) -> None:
     path = tmp_path / "r.jsonl"
-    write_jsonl(path, summary, "python:evil:EvilAdapter", {})
+    write_runs(path, [("python:evil:EvilAdapter", summary, {})])
     lines = [_strict_json(line) for line in path.read_text(encoding="utf-8").splitlines()]
     assert lines[0]["adapter"]["name"] == EVIL
     actual = [entry["actual"] for entry in lines if entry.get("status") == "fail"]

@@ -30,7 +30,7 @@ from ginspec.conformance.adapters.reference import ReferenceAdapter
 from ginspec.conformance.cases import Case, load_cases
 from ginspec.conformance.generate.suite import SUITE_DIR
 from ginspec.conformance.mutants import MUTANTS, Mutant
-from ginspec.conformance.runner import Outcome, Runner
+from ginspec.conformance.runner import CaseResult, Runner
 from ginspec.spec.clauses import registry
 
 IMPRECISE_FIRST: dict[str, str] = {
@@ -116,7 +116,7 @@ def suite() -> tuple[Case, ...]:
     return tuple(load_cases([SUITE_DIR]))
 
 
-def failing(adapter: ReferenceAdapter) -> tuple[Outcome, ...]:
+def failing(adapter: ReferenceAdapter) -> tuple[CaseResult, ...]:
     summary = Runner(adapter, adapter.hello()).run(list(suite()))
     return tuple(o for o in summary.outcomes if o.status == "fail")
 
@@ -128,7 +128,7 @@ def reference_failures() -> frozenset[str]:
 
 
 @cache
-def failures(mutant: type[Mutant]) -> tuple[Outcome, ...]:
+def failures(mutant: type[Mutant]) -> tuple[CaseResult, ...]:
     return tuple(o for o in failing(mutant()) if o.case.id not in reference_failures())
 
 

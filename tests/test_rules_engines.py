@@ -16,7 +16,7 @@ from ginspec.reference.engines import ENGINES
 from ginspec.reference.game.match import first_dealer
 from ginspec.reference.game.observation import observe
 from ginspec.reference.typed_rules import Engine, Rules, game_rules, rules_for_profile
-from ginspec.spec.cards import NUM_RANKS
+from ginspec.spec.cards import NUM_RANKS, card_str
 from ginspec.spec.errors import GinspecError, ParameterError
 from ginspec.spec.parameters import Parameter, Value, check_combination, parameters
 from ginspec.spec.profiles import ruleset
@@ -136,6 +136,47 @@ def test_peer_adapters_declare_only_what_their_engine_varies() -> None:
             assert accepted, f"{name} declares {pname} overridable but plays only {base[pname]!r}"
 
 
+def _engine_settings(adapter: Any) -> dict[str, str]:
+    """The settings the peer's own engine was started with (read from the engine, not from us)."""
+    if adapter.name == "openspiel":
+        return {k: str(v) for k, v in adapter._state.get_game().get_parameters().items()}
+    return {k: str(v) for k, v in vars(adapter._game.settings).items()}
+
+
+def test_each_declared_override_reaches_the_peer_engine() -> None:
+    """A parameter a peer adapter declares overridable changes the settings its engine really
+    plays under: a hand started with another accepted value has other engine settings."""
+    for name, adapter in _peer_adapters():
+        base = dict(ruleset(name))
+        adapter.start(list(range(52)), 0, base)
+        plain = _engine_settings(adapter)
+        for pname in adapter.overridable:
+            extra = {"oklahoma": True} if pname == "oklahoma_ace" else {}
+            others = [v for v in _other_values(parameters()[pname], base[pname])
+                      if not adapter.check_params({**base, **extra, pname: v})]
+            assert others, f"{name} declares {pname} overridable but plays only {base[pname]!r}"
+            adapter.start(list(range(52)), 0, {**base, pname: others[0]})
+            assert _engine_settings(adapter) != plain, f"{name}: {pname}={others[0]!r} changes nothing"
+
+
+def test_peer_adapters_refuse_every_parameter_they_do_not_declare() -> None:
+    """Walk the catalogue: from the peer's own profile, a parameter the adapter does not declare
+    overridable, moved to any other valid value, is refused with a reason naming it."""
+    for name, adapter in _peer_adapters():
+        base = dict(ruleset(name))
+        walked = 0
+        for pname, param in parameters().items():
+            if pname in adapter.overridable:
+                continue
+            for value in _other_values(param, base[pname]):
+                if _valid_change(name, pname, value) is None:
+                    continue
+                reasons = adapter.check_params({**base, pname: value})
+                assert any(r.startswith(pname) for r in reasons), f"{name} accepts {pname}={value!r}"
+                walked += 1
+        assert walked > len(parameters()), name
+
+
 # --- the table game: refused, honoured, and the same at every size -------------------------------
 
 
@@ -210,6 +251,28 @@ def test_serbian_online_is_one_game_at_every_size(players: int,
     assert [len(state.hand(s)) for s in range(players)] == [10 if players == 2 else 7] * players
 
 
+def test_the_table_trace_names_the_knocker_and_the_seat_that_undercut(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """The readable line of each hand says who knocked and who won, as the JSON record has them
+    (TABLE.UNDERCUT): the undercut knocker is never named as the one who undercut."""
+    argv = ["play", "--profile", "serbian-online", "--players", "4", "--seed", "1"]
+    assert main([*argv, "--json"]) == 0
+    hands = json.loads(capsys.readouterr().out)["hands"]
+    assert main(argv) == 0
+    lines = [line for line in capsys.readouterr().out.splitlines() if line.startswith("  hand ")]
+    assert len(lines) == len(hands)
+    undercuts = 0
+    for line, hand in zip(lines, hands, strict=True):
+        r = hand["result"]
+        if r["outcome"] == "undercut":
+            undercuts += 1
+            assert r["knocker"] != r["winner"]
+            assert f"seat {r['knocker']} knocked and was undercut by seat {r['winner']};" in line
+        elif r["outcome"] in ("knock", "gin"):
+            assert f"seat {r['knocker']} " in line and r["knocker"] == r["winner"]
+    assert undercuts  # seed 1 at four players has an undercut (hand 2: seat 2 by seat 0)
+
+
 def test_the_table_engine_refuses_a_ruleset_it_does_not_play() -> None:
     from ginspec.reference.table import table_rules
 
@@ -230,11 +293,13 @@ def test_a_tied_cut_is_cut_again() -> None:
         random.Random(f"ginspec-first-dealer:{seed}").shuffle(deck)
         if deck[0] % NUM_RANKS == deck[1] % NUM_RANKS:
             tied.append(seed)
-    assert tied  # the seeds whose first two cut cards have the same rank
+    assert 57 in tied  # the seeds whose first two cut cards have the same rank (57: TD and TC)
     for seed in tied:
         dealer, cut = first_dealer(rules, seed)
         assert cut is not None and cut[0] % NUM_RANKS != cut[1] % NUM_RANKS
         assert dealer == (0 if cut[0] % NUM_RANKS < cut[1] % NUM_RANKS else 1)  # low card deals
+    dealer, cut = first_dealer(rules, 57)
+    assert cut is not None and [card_str(c) for c in cut] == ["QH", "AC"] and dealer == 1  # cut again
 
 
 # --- KNOCK.PROCEDURE: the knock card face up (EAAI) ------------------------------------------

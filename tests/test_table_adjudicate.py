@@ -23,7 +23,7 @@ from ginspec.reference.table import (
     adjudicate_table,
     table_rules_for_profile,
 )
-from ginspec.reference.table.table_state import Phase
+from ginspec.reference.table.table_state import TablePhase
 from ginspec.spec.cards import card_str, parse_card, parse_cards
 from ginspec.spec.errors import DuplicateCardError, GinspecError, HandSizeError, ParameterError
 from ginspec.spec.profiles import ruleset
@@ -316,7 +316,7 @@ def _best_over_engine_choices(state: TableState) -> int:
     stack = [state]
     while stack:
         s = stack.pop()
-        if s.to_move != seat or s.phase is Phase.OVER:
+        if s.to_move != seat or s.phase is TablePhase.OVER:
             ace = 1
             dead = s.dead[seat]
             best = min(best, sum(min(10, c % 13 + 1) if c % 13 else ace

@@ -16,7 +16,7 @@ from ginspec.reference.game import Rejection
 from ginspec.reference.game.actions import Action, Kind
 from ginspec.reference.table import TableDeal, TableState, table_rules_for_profile
 from ginspec.reference.table.game import TableGame
-from ginspec.reference.table.table_state import Phase
+from ginspec.reference.table.table_state import TablePhase
 from ginspec.reference.table.table_strategies import GreedyTableStrategy
 from ginspec.spec.cards import FULL_DECK, card_str
 from ginspec.spec.clauses import registry
@@ -56,7 +56,7 @@ class TableMachine(RuleBasedStateMachine):
         before = self.g
         p = before.hand.to_move
         after = before.apply(action, p)
-        if after.hand.phase is Phase.DRAW and before.hand.phase is Phase.DISCARD:
+        if after.hand.phase is TablePhase.DRAW and before.hand.phase is TablePhase.DISCARD:
             assert after.hand.to_move == (p + 1) % after.rules.players  # type: ignore[operator]
         if after.hand.is_over() and after.hand.result is not None:
             pens = after.hand.result.penalties
@@ -168,9 +168,9 @@ class TableMachine(RuleBasedStateMachine):
         s: TableState = self.g.hand
         size = s.rules.hand_size
         sizes = [h.bit_count() for h in s.hands]
-        if s.phase is Phase.DRAW:
+        if s.phase is TablePhase.DRAW:
             assert sizes == [size] * s.players
-        elif s.phase is Phase.DISCARD:
+        elif s.phase is TablePhase.DISCARD:
             assert sizes == [size + (p == s.to_move) for p in range(s.players)]
         elif s.knocker is not None:
             laid = [0] * s.players
@@ -180,7 +180,7 @@ class TableMachine(RuleBasedStateMachine):
                 laid[p] = size - sizes[p]
             total_laid = sum(len(m.added) for m in s.table)
             assert sum(laid) == total_laid
-        elif s.phase is Phase.OVER:  # void
+        elif s.phase is TablePhase.OVER:  # void
             assert sizes == [size] * s.players
 
     @invariant()

@@ -1,4 +1,4 @@
-"""Issue 15: every command of the README and of docs/conformance/*.md works after ``pip install``
+"""Every command of the README and of docs/conformance/*.md works after ``pip install``
 of the built wheel into a fresh venv, run in a folder outside the checkout.
 
 The commands are read from the pages themselves (the README's ``sh`` blocks, the peer pages'

@@ -202,7 +202,7 @@ class OpenSpielAdapter(PeerAdapter):
 
     # -- set-up ---------------------------------------------------------------------------
 
-    def check_params(self, params: Params) -> list[str]:
+    def engine_reasons(self, params: Params) -> list[str]:
         reasons = []
         for name, value in FIXED_RULES.items():
             if name in params and params[name] != value:

@@ -45,9 +45,22 @@ class PeerAdapter(Adapter):
 
     # --- what a peer implements -----------------------------------------------------------------
 
-    def check_params(self, params: Params) -> list[str]:
-        """Reasons the engine cannot play ``params`` (empty when it can)."""
+    def engine_reasons(self, params: Params) -> list[str]:
+        """Reasons the engine cannot play ``params``, as far as its adapter knows its settings
+        and its fixed rules."""
         raise NotImplementedError
+
+    def check_params(self, params: Params) -> list[str]:
+        """Reasons the engine cannot play ``params`` (empty when it can): :meth:`engine_reasons`,
+        then every other parameter moved off the peer's own profile that the adapter does not
+        declare overridable. A rule the adapter was never taught is refused, not claimed."""
+        reasons = self.engine_reasons(params)
+        named = {reason.split("=")[0].split(":")[0] for reason in reasons}
+        own = ruleset(self.name)
+        reasons += [f"{name}={value!r}: {self.name} is played only with its profile's {own[name]!r}"
+                    for name, value in params.items()
+                    if name not in self.overridable and name not in named and value != own[name]]
+        return reasons
 
     def start(self, deck: Sequence[Card], dealer: int, params: Params) -> None:
         """Start a hand from the 52-card ``deck`` (DEAL.DECK-ORDER) with ``dealer`` 0 or 1."""

@@ -10,7 +10,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from ginspec.conformance.adapters import reference_game
 from ginspec.conformance.adapters.base import Adapter, Hello, JSONObject, Verdict
+from ginspec.conformance.adapters.reference_queries import ANSWERS
+from ginspec.conformance.adapters.reference_systems import SYSTEM_ANSWERS
 from ginspec.conformance.adapters.reference_table import TABLE_CAPABILITIES, TableDriver
 from ginspec.conformance.cases.model import CAPABILITIES
 from ginspec.conformance.versions import package_version
@@ -47,7 +50,6 @@ class ReferenceAdapter(Adapter):
         self._game: Any = None
 
     def hello(self) -> Hello:
-        from ginspec.conformance.adapters import reference_game
 
         game = reference_game.available()
         return Hello(
@@ -62,7 +64,6 @@ class ReferenceAdapter(Adapter):
         )
 
     def _game_capabilities(self) -> tuple[str, ...]:
-        from ginspec.conformance.adapters import reference_game
 
         caps = list(reference_game.GAME_CAPABILITIES)
         for part, auto in zip(("melding", "layoff"), self.automatic, strict=True):
@@ -73,7 +74,6 @@ class ReferenceAdapter(Adapter):
     def showdown_steps(self, state: Any) -> list[tuple[int, str]]:
         """The showdown steps this engine plays itself in ``state`` (none for the explicit
         reference; best play for :class:`AutomaticReference`)."""
-        from ginspec.conformance.adapters import reference_game
 
         melding, layoffs = self.automatic
         return reference_game.best_showdown_steps(state, melding=melding, layoffs=layoffs)
@@ -83,13 +83,11 @@ class ReferenceAdapter(Adapter):
     def query(
         self, what: str, args: Mapping[str, Any], profile: str | None, overrides: Mapping[str, Any]
     ) -> JSONObject:
-        from ginspec.conformance.adapters.reference_systems import SYSTEM_ANSWERS
 
         if what in SYSTEM_ANSWERS:
             return SYSTEM_ANSWERS[what](args, profile, overrides)
         params = dict(overrides)
         if profile is not None:
-            from ginspec.conformance.adapters import reference_game
 
             params = reference_game.profile_params(profile, overrides)
         rules = MeldRules.from_params(
@@ -101,7 +99,6 @@ class ReferenceAdapter(Adapter):
                 }
             )
         )
-        from ginspec.conformance.adapters.reference_queries import ANSWERS
 
         if what in ANSWERS:
             return ANSWERS[what](args, profile, overrides)
@@ -150,7 +147,6 @@ class ReferenceAdapter(Adapter):
     # --- the game --------------------------------------------------------------------------
 
     def new_hand(self, profile: str, overrides: Mapping[str, Any], deal: Mapping[str, Any]) -> None:
-        from ginspec.conformance.adapters import reference_game
 
         self._game = reference_game.GameDriver.hand_game(profile, overrides, deal)
         if any(self.automatic):
@@ -159,7 +155,6 @@ class ReferenceAdapter(Adapter):
     def new_match(
         self, profile: str, overrides: Mapping[str, Any], deals: Sequence[Mapping[str, Any]]
     ) -> None:
-        from ginspec.conformance.adapters import reference_game
 
         self._game = reference_game.GameDriver.match_game(profile, overrides, deals)
         if any(self.automatic):

@@ -98,7 +98,7 @@ def best_showdown_steps(state: HandState, *, melding: bool, layoffs: bool
         return []
     k = state.knocker
     d = 1 - k
-    upcard = state.upcard if state.rules.oklahoma else None
+    upcard = state.upcard if state.rules.knock_limit_from_upcard else None
     declared = None if state.declaration is None else [list(m.cards) for m in state.declaration.melds]
     ruling = adjudicate(cards_of(state.hands[k]), cards_of(state.hands[d]), state.rules.params,
                         knocker_melds=declared, upcard=upcard)

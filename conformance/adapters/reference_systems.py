@@ -21,6 +21,7 @@ from ginspec.reference.systems.partnership import PartnershipGame, net, tables, 
 from ginspec.reference.systems.results import Result, Won
 from ginspec.reference.systems.three import ThreeGame
 from ginspec.reference.table import prize_split, table_penalties, table_winner
+from ginspec.reference.table.table_adjudicate import adjudicate_table
 from ginspec.spec.cards import card_str, parse_card, parse_cards
 from ginspec.spec.errors import GinspecError
 from ginspec.spec.profiles import Ruleset, ruleset
@@ -153,7 +154,6 @@ def hollywood(args: Mapping[str, Any], profile: str | None,
 
 def table_adjudicate(args: Mapping[str, Any], profile: str | None,
                      overrides: Mapping[str, Any]) -> JSONObject:
-    from ginspec.reference.table.table_adjudicate import adjudicate_table
 
     hands = [parse_cards(list(h)) for h in args["hands"]]
     rules = ruleset(profile or "serbian-online", {**overrides, "players": len(hands)})

@@ -20,6 +20,7 @@ from typing import Any
 
 from ginspec.reference.meld_rules import MeldRules
 from ginspec.spec.errors import ParameterError
+from ginspec.spec.inputs import guard, read_toml
 from ginspec.spec.parameters import parameter
 from ginspec.spec.profiles import Ruleset
 
@@ -62,7 +63,6 @@ def rules_json(rules: Ruleset) -> dict[str, Any]:
 
 def load_rules(path: str | Path) -> Ruleset:
     """The ruleset of a ``--rules FILE`` TOML file (``profile = "..."`` and a ``[set]`` table)."""
-    from ginspec.spec.inputs import guard, read_toml
 
     file = Path(path)
     data = read_toml(file, RulesFileError)

@@ -40,6 +40,7 @@ from ginspec.conformance.adapters.base import (
     Unsupported,
     Verdict,
 )
+from ginspec.conformance.cases.store import SCHEMA_DIR
 from ginspec.conformance.versions import ACCEPTED_PROTOCOLS, PROTOCOL_VERSION
 from ginspec.spec.errors import GinspecError
 from ginspec.spec.inputs import parse_json
@@ -74,7 +75,6 @@ def check_timeout(seconds: float) -> float:
 def _reply_schemas() -> dict[str, Any]:
     """The schema of each command's reply (``protocol.schema.json``, ``reply_to``), references
     inlined."""
-    from ginspec.conformance.cases.store import SCHEMA_DIR
 
     schema = json.loads((SCHEMA_DIR / "protocol.schema.json").read_text(encoding="utf-8"))
     cmds = schema["$defs"]["reply_to"]["properties"]

@@ -13,6 +13,9 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from ginspec.conformance.cases.model import Case
+from ginspec.spec.errors import GinspecError
+from ginspec.spec.parameters import value_text
+from ginspec.spec.profiles import ruleset
 
 AUTOMATIC: Final = ("layoff.automatic", "melding.automatic")
 SAME_SCENARIO: Final = "the same scenario is case "
@@ -215,9 +218,6 @@ def profile_only(case: Case, profiles: Sequence[str]) -> str:
     """Why a case with no ``rulesets`` (format 1, or a peer's regression case) is not played:
     its expectations are its own profile's alone, and the rule values the first of the
     ``profiles`` the engine may play give otherwise (at most three named)."""
-    from ginspec.spec.errors import GinspecError
-    from ginspec.spec.parameters import value_text
-    from ginspec.spec.profiles import ruleset
 
     head = f"profile {case.profile} not declared (the case has expectations under it alone)"
     if case.profile is None or not profiles:
@@ -247,7 +247,7 @@ def _not_playable(case: Case, profiles: Sequence[str]) -> str:
 
 
 @dataclass(frozen=True)
-class Question:
+class QueryPlan:
     """A query case asked under ``profile``: the answer to expect there."""
 
     profile: str
@@ -257,7 +257,7 @@ class Question:
 
 
 def ask(case: Case, declared: Sequence[str], capabilities: Sequence[str],
-        allowed: Callable[[str], str | None]) -> Question | str:
+        allowed: Callable[[str], str | None]) -> QueryPlan | str:
     """The profile a query case with ``rulesets`` is asked under, and its answer there; or why
     it is not asked. The case's own profile is tried first, then the declared ones."""
     missing = [c for c in case.requires if c not in capabilities]
@@ -274,7 +274,7 @@ def ask(case: Case, declared: Sequence[str], capabilities: Sequence[str],
             continue
         entry = next(iter(case.rulesets_of(profile)), None)
         if entry is not None:
-            return Question(profile, dict(entry.get("expect", case.expect)),
+            return QueryPlan(profile, dict(entry.get("expect", case.expect)),
                             dict(entry.get("blame", case.blame)))
     mine = [p for p in (*declared, *order) if not str(allowed(p)).endswith(" not selected")
             and (p in declared or allowed(p) is None)]

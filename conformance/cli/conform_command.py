@@ -25,7 +25,7 @@ from ginspec.conformance.reports.explain import Rerun
 from ginspec.conformance.reports.output import check_outputs, is_stdout
 from ginspec.conformance.runner import (
     MAX_RESTARTS,
-    Outcome,
+    CaseResult,
     Runner,
     RunSummary,
     parse_shard,
@@ -401,7 +401,7 @@ def _run_one(args: argparse.Namespace, spec: str, chosen: list[Case], expect: di
                 return
             yield case
 
-    def count(outcome: Outcome) -> None:
+    def count(outcome: CaseResult) -> None:
         nonlocal failures
         if streamed is not None:
             streamed.add(outcome)
@@ -482,7 +482,7 @@ def _explain_shrunk_case(args: argparse.Namespace, adapter: Adapter, hello: Hell
 
 
 def _run_with_progress(runner: Runner, cases: Iterable[Case], total: int, quiet: bool,
-                       count: Callable[[Outcome], None]) -> RunSummary:
+                       count: Callable[[CaseResult], None]) -> RunSummary:
     if quiet or not sys.stderr.isatty():
         return runner.run(cases, count)
     from rich.progress import Progress
@@ -490,7 +490,7 @@ def _run_with_progress(runner: Runner, cases: Iterable[Case], total: int, quiet:
     with Progress(transient=True) as progress:
         task = progress.add_task("conformance", total=total)
 
-        def tick(outcome: Outcome) -> None:
+        def tick(outcome: CaseResult) -> None:
             count(outcome)
             progress.advance(task)
 

@@ -22,9 +22,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Final
 
-from ginspec.conformance.adapters.reference_game import hand_result
+from ginspec.conformance.adapters.reference_game import CHANCE_PLAYER, hand_result
 from ginspec.conformance.cases import Case
+from ginspec.conformance.cases.query_kinds import QUERY_KINDS
 from ginspec.conformance.generate.games import DEAL_CLAUSES, checkpoint, deal_json, known
+from ginspec.conformance.generate.systems import system_case
+from ginspec.conformance.generate.table import Script, TableCaseError
 from ginspec.reference.game import Deal, HandState, Rejection, parse_action, rules_for_profile
 from ginspec.reference.game.state import CHANCE
 from ginspec.reference.melds import min_deadwood, min_deadwood_after_discard
@@ -32,6 +35,7 @@ from ginspec.reference.ruling_scores import ScoreExpectation, ScoreRuling
 from ginspec.reference.ruling_scores import check_expectation as check_score_expectation
 from ginspec.reference.ruling_scripts import GameExpectation, GameRuling, check_expectation, play_script
 from ginspec.reference.ruling_table import TableExpectation, TableRulingCase
+from ginspec.reference.ruling_table import check_expectation as check_table
 from ginspec.reference.rulings import AnyRuling, Expectation, RulingCase, casebook, rule
 from ginspec.reference.table import TableDeal
 from ginspec.spec.cards import Card, card_str, parse_card
@@ -155,7 +159,6 @@ def _check(case: RulingCase, exp: Expectation, final: HandState) -> None:
 
 def _game_case(case: GameRuling, exp: GameExpectation, number: int) -> Case:
     """A game-script expectation as a hand case (the steps the engine played, then the try)."""
-    from ginspec.conformance.adapters.reference_game import CHANCE_PLAYER
 
     finding = check_expectation(case, exp)  # the engine must agree with the file's own ruling
     if not finding.ok:
@@ -224,8 +227,6 @@ def _table_case(case: TableRulingCase, exp: TableExpectation, number: int) -> Ca
     knocks; then the declaration and every defender's melds and layoffs as the table adjudicator
     ruled, with a checkpoint listing the legal actions right after each defender spreads (which
     layoffs the rules allow him), and the file's result."""
-    from ginspec.conformance.generate.table import Script, TableCaseError
-    from ginspec.reference.ruling_table import check_expectation as check_table
 
     finding = check_table(case, exp)
     if not finding.ok:
@@ -329,8 +330,6 @@ def _plain(entry: Any) -> Any:
 def _system_cases(case: ScoreRuling) -> list[Case]:
     """A Hollywood, partnership or three-player ruling as system query cases, one per
     expectation: the file's declared fields are the expected answer (the reference must agree)."""
-    from ginspec.conformance.cases.query_kinds import QUERY_KINDS
-    from ginspec.conformance.generate.systems import system_case
 
     what = SYSTEM_QUERY[case.kind]
     key = "deals" if case.kind == "partnership" else "hands"

@@ -5,10 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from ginspec.conformance.oracle import Rules
+from ginspec.conformance.oracle import OracleRules
 from ginspec.spec.cards import Card, card_str, parse_cards, sort_key
-
-MELD_PARAMS = ("ace_high_runs", "wraparound_runs", "ace_value")
 
 
 def text_cards(cards: Iterable[Card]) -> list[str]:
@@ -28,9 +26,9 @@ def id_cards(cards: Iterable[Card]) -> str:
     return "".join(t.lower() for t in text_cards(cards))
 
 
-def oracle_rules(params: Mapping[str, Any]) -> Rules:
+def oracle_rules(params: Mapping[str, Any]) -> OracleRules:
     """The oracle's meld rules for parameter values (missing ones take the catalogue default)."""
-    return Rules(
+    return OracleRules(
         ace_high_runs=bool(params.get("ace_high_runs", False)),
         wraparound_runs=bool(params.get("wraparound_runs", False)),
         ace_value=int(params.get("ace_value", 1)),

@@ -19,7 +19,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any, Final
 
+from ginspec.conformance.adapters.reference import ReferenceAdapter
 from ginspec.conformance.cases import Case
+from ginspec.conformance.generate.games import known
 from ginspec.conformance.generate.scripted import (
     WALL_DRAWS,
     at,
@@ -30,6 +32,8 @@ from ginspec.conformance.generate.scripted import (
     stock_cards,
     to_the_wall,
 )
+from ginspec.conformance.generate.systems import system_case
+from ginspec.conformance.generate.table import THREE, Script, TableCaseError, _drain, _src
 
 PROFILE: Final = "serbian-online"
 
@@ -97,7 +101,6 @@ def wall_corners() -> Iterator[Case]:
 
 def table_corners() -> Iterator[Case]:
     """TABLE.WALL: right after the reshuffle the pile is its former top card alone."""
-    from ginspec.conformance.generate.table import THREE, Script, TableCaseError, _drain, _src
 
     s = _drain(Script.of_hands(THREE, "QD", "3C"), 2)
     top = s.state.pile[-1] if s.state.pile else None
@@ -133,7 +136,6 @@ PENALTIES: Final[tuple[tuple[str, dict[str, Any], dict[str, Any], str], ...]] = 
 
 
 def penalty_corners() -> Iterator[Case]:
-    from ginspec.conformance.generate.systems import system_case
 
     # TABLE.KNOCK: nobody knocks with more than the knock limit (10): no answer but an error.
     yield system_case("sys.table-penalty.knocker-over-limit", "table-penalty",
@@ -153,8 +155,6 @@ def _adjudicate_case(case_id: str, knocker: str, defender: str, expect: dict[str
                      description: str) -> Case:
     """An ``adjudicate`` question under ``serbian-online`` with its hand-written answer
     (declaration melds in any order), checked against the reference."""
-    from ginspec.conformance.adapters.reference import ReferenceAdapter
-    from ginspec.conformance.generate.games import known
 
     query = {"what": "adjudicate", "knocker": knocker.split(), "defender": defender.split()}
     got = ReferenceAdapter().query("adjudicate", {k: v for k, v in query.items() if k != "what"},
@@ -210,8 +210,6 @@ def match_corners() -> Iterator[Case]:
     1): under openspiel gin with 60 against scores 25 + 60 = 85, a knock of 5 against 30 then
     25; 110 reaches the target of 100 after the second hand. No game bonus, no boxes; player 0
     scored nothing (a shutout, with no effect under openspiel)."""
-    from ginspec.conformance.adapters.reference import ReferenceAdapter
-    from ginspec.conformance.generate.games import known
 
     hands = [[1, "gin", 0, 60], [1, "knock", 5, 30]]
     expect = {"over": True, "hands": 2, "totals": [0, 110], "winner": 1, "shutout": True,

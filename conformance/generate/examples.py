@@ -13,14 +13,16 @@ reason. The scoring and showdown kinds are converted in
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Final
 
 from ginspec.conformance import oracle
+from ginspec.conformance.adapters.reference_game import CHANCE_PLAYER
 from ginspec.conformance.cases import Case
 from ginspec.conformance.generate.common import card_list, oracle_rules, text_cards
 from ginspec.conformance.generate.examples_scoring import CONVERTERS as SCORING_CONVERTERS
+from ginspec.conformance.generate.games import DEAL_CLAUSES, known
 from ginspec.conformance.generate.queries import (
     MAX_LISTED_ARRANGEMENTS,
     OracleDisagreement,
@@ -28,6 +30,9 @@ from ginspec.conformance.generate.queries import (
     arrangements_decides,
     melds_count_decides,
 )
+from ginspec.conformance.generate.table import table_play_example
+from ginspec.reference.game import Deal, HandState, parse_action, rules_for_profile
+from ginspec.reference.game.state import CHANCE
 from ginspec.spec.cards import card_str, parse_card
 from ginspec.spec.clauses import Example, registry
 
@@ -205,10 +210,6 @@ def _knock_limit(ex: Example) -> list[Case]:
 
 def _play(ex: Example) -> list[Case]:
     """A position reached by legal actions from a deal, with what the spec says about it."""
-    from ginspec.conformance.adapters.reference_game import CHANCE_PLAYER
-    from ginspec.conformance.generate.games import DEAL_CLAUSES, known
-    from ginspec.reference.game import Deal, HandState, parse_action, rules_for_profile
-    from ginspec.reference.game.state import CHANCE
 
     d = ex.data
     profile = str(d["profile"])
@@ -266,7 +267,6 @@ def _play(ex: Example) -> list[Case]:
 
 
 def _table_play(ex: Example) -> list[Case]:
-    from ginspec.conformance.generate.table import table_play_example
 
     return table_play_example(ex)
 
@@ -315,6 +315,3 @@ def example_cases() -> tuple[list[Case], list[Unconverted]]:
         cases.extend(convert(ex))
     return cases, skipped
 
-
-def iter_example_cases() -> Iterator[Case]:
-    yield from example_cases()[0]

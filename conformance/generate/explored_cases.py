@@ -16,6 +16,7 @@ import random
 from collections.abc import Iterable
 from typing import Any, Final
 
+from ginspec.conformance.adapters.reference_game import hand_result
 from ginspec.conformance.cases import Case
 from ginspec.conformance.generate.games import (
     DEAL_CLAUSES,
@@ -39,11 +40,11 @@ SEARCH_EXAMPLES: Final = 12
 """Hypothesis examples per (profile, feature) search: a feature the rules make impossible (big gin
 where it is not played) costs this many hands and is then given up."""
 
-Trace = tuple[int, list[int]]
+ChoiceTrace = tuple[int, list[int]]
 TRACES: Final = st.tuples(st.integers(0, 1 << 16), st.lists(st.integers(0, 63), max_size=80))
 
 
-def play_trace(profile: str, trace: Trace) -> tuple[HandState, list[Move], HandState]:
+def play_trace(profile: str, trace: ChoiceTrace) -> tuple[HandState, list[Move], HandState]:
     seed, choices = trace
     rules = rules_for_profile(profile)
     start = HandState.new(deal_from_seed(seed, seed % 2), rules)
@@ -69,7 +70,7 @@ def play_trace(profile: str, trace: Trace) -> tuple[HandState, list[Move], HandS
     return start, moves, state
 
 
-def features(profile: str, trace: Trace) -> set[tuple[str, str]]:
+def features(profile: str, trace: ChoiceTrace) -> set[tuple[str, str]]:
     _, moves, final = play_trace(profile, trace)
     out = {("phase", m.before.phase.value) for m in moves}
     if final.result is not None:
@@ -92,7 +93,7 @@ def covered_features(cases: Iterable[Case]) -> set[tuple[str, str, str]]:
     return out
 
 
-def _search(profile: str, feature: tuple[str, str]) -> Trace | None:
+def _search(profile: str, feature: tuple[str, str]) -> ChoiceTrace | None:
     try:
         return find(
             TRACES, lambda t: feature in features(profile, t),
@@ -104,9 +105,8 @@ def _search(profile: str, feature: tuple[str, str]) -> Trace | None:
         return None
 
 
-def trace_case(profile: str, trace: Trace, feature: tuple[str, str]) -> Case:
+def trace_case(profile: str, trace: ChoiceTrace, feature: tuple[str, str]) -> Case:
     start, moves, final = play_trace(profile, trace)
-    from ginspec.conformance.adapters.reference_game import hand_result
 
     result = hand_result(final)
     decides = list(final.result.score.clauses) if final.result else []

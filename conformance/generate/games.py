@@ -16,7 +16,7 @@ from typing import Any, Final
 
 from ginspec.conformance.adapters.reference_game import hand_result, match_result, observation
 from ginspec.conformance.cases import Case
-from ginspec.conformance.generate.playouts import Move, actor, play, probes, rejection_of
+from ginspec.conformance.generate.playouts import Move, actor, engine_player, play, probes, rejection_of
 from ginspec.reference.game import HandState, deal_from_seed, format_action, rules_for_profile
 from ginspec.reference.game.match import MatchState
 from ginspec.reference.game.state import Phase
@@ -109,7 +109,6 @@ def hand_case(profile: str, seed: int, *, origin: str = "full-hand",
 
 
 def _player(move: Move) -> int:
-    from ginspec.conformance.generate.playouts import engine_player
 
     return engine_player(move.player)
 

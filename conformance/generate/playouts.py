@@ -13,7 +13,6 @@ from dataclasses import dataclass
 from typing import Final
 
 from ginspec.reference.game import HandState, Rejection, format_action
-from ginspec.reference.game.actions import Kind
 from ginspec.reference.game.state import CHANCE, Phase
 from ginspec.reference.game.strategies import GreedyStrategy, RandomStrategy
 from ginspec.spec.cards import card_str, cards_of
@@ -139,7 +138,3 @@ def rejection_of(state: HandState, player: int | str, action: str) -> Rejection 
     except Rejection as r:
         return r
 
-
-def kind_of(action: str) -> Kind | None:
-    head = action.split()[0]
-    return next((k for k in Kind if k.value == head), None)

@@ -18,18 +18,18 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from ginspec.conformance.adapters.reference import ReferenceAdapter
 from ginspec.conformance.cases import Case
+from ginspec.conformance.compare import check_query
 from ginspec.conformance.generate.blame import query_blame
+from ginspec.conformance.generate.showdown_answers import RECORDED, with_showdown_answers
 from ginspec.spec.errors import GinspecError
+from ginspec.spec.profiles import ruleset
 
 
 def answer(case: Case, profile: str) -> dict[str, Any] | str:
     """The reference's answer to ``case``'s question under ``profile`` (the fields the case
     compares), or why there is none."""
-    from ginspec.conformance.adapters.reference import ReferenceAdapter
-    from ginspec.conformance.compare import check_query
-    from ginspec.conformance.generate.showdown_answers import RECORDED, with_showdown_answers
-    from ginspec.spec.profiles import ruleset
 
     try:
         ruleset(profile, dict(case.overrides))

@@ -28,6 +28,8 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any, Final
 
+from ginspec.conformance.adapters.reference import ReferenceAdapter
+from ginspec.conformance.adapters.reference_game import GameDriver, hand_result
 from ginspec.conformance.cases import Case
 from ginspec.conformance.cases.expectations import (
     SAME_SCENARIO,
@@ -43,8 +45,13 @@ from ginspec.conformance.generate.blame import (
     step_against,
 )
 from ginspec.conformance.generate.openings import Opening, translate
+from ginspec.conformance.generate.playouts import action_clause, engine_player
+from ginspec.reference.adjudicate import adjudicate
+from ginspec.spec.cards import cards_of
+from ginspec.spec.clauses import registry
 from ginspec.spec.errors import GinspecError
-from ginspec.spec.parameters import value_text
+from ginspec.spec.parameters import parameters, value_text
+from ginspec.spec.profiles import ruleset
 
 GAME_KINDS: Final = ("hand", "match", "table-hand")
 SHOWDOWN_PHASES: Final = frozenset({"declare", "defender-meld", "defender-layoff",
@@ -54,13 +61,6 @@ EXPLICIT_CAPABILITIES: Final = frozenset({"melding.explicit", "layoff.explicit",
                                           "rejection-codes"})
 """Capabilities the builder decides from a case's steps and checkpoints, not from its family."""
 AUTOMATIC: Final = ("layoff.automatic", "melding.automatic")
-RESULT_BLAME_DEFAULT: Final[dict[str, str]] = {
-    "outcome": "SHOWDOWN.COMPARE",
-    "knocker": "KNOCK.ELIGIBLE",
-    "winner": "SCORE.HAND-WINNER",
-    "deadwood": "DEADWOOD.MINIMUM",
-}
-"""The clause deciding a result field when the scoring trail names no more specific one."""
 
 
 class NotReplayable(GinspecError):
@@ -100,13 +100,11 @@ def values_of(profile: str, overrides: Mapping[str, Any]) -> Mapping[str, Any]:
 def _values(profile: str, overrides: str) -> Mapping[str, Any]:
     import json
 
-    from ginspec.spec.profiles import ruleset
 
     return ruleset(profile, json.loads(overrides))
 
 
 def _driver(case: Case, profile: str) -> Any:
-    from ginspec.conformance.adapters.reference import ReferenceAdapter
 
     adapter = ReferenceAdapter()
     if case.kind == "hand":
@@ -120,7 +118,6 @@ def _driver(case: Case, profile: str) -> Any:
 
 def _hand_state(adapter: Any) -> Any:
     """The reference HandState behind a two-player hand or match adapter (None at the table)."""
-    from ginspec.conformance.adapters.reference_game import GameDriver
 
     game = adapter._driver()
     return game.state() if isinstance(game, GameDriver) else None
@@ -154,7 +151,6 @@ def _observe(adapter: Any, point: Mapping[str, Any]) -> dict[str, Any]:
 
 def _step_clause(state: Any, player: Any, action: str, accepted: bool) -> str | None:
     """The clause permitting an accepted action, or the one its refusal names."""
-    from ginspec.conformance.generate.playouts import action_clause, engine_player
 
     if state is None:
         return None
@@ -264,7 +260,6 @@ def automatic(case: Case, profile: str, played: Played | None) -> Played | None:
     engine that melds and lays off by itself must reach. ``played`` is the scenario's replay
     under ``profile`` that kept the position after the knock (:func:`replay`); None without
     an accepted knock."""
-    from ginspec.conformance.adapters.reference_game import hand_result
 
     knock = knock_index(case)
     if knock is None or played is None or played.kept is None:
@@ -293,8 +288,6 @@ def automatic(case: Case, profile: str, played: Played | None) -> Played | None:
 def best_play(state: Any) -> tuple[Any, dict[str, Any]]:
     """The hand finished from its ``declare`` phase by the spec's best play (SHOWDOWN.BEST-PLAY):
     the reference's adjudication of the two hands, played out as actions; and the ruling."""
-    from ginspec.reference.adjudicate import adjudicate
-    from ginspec.spec.cards import cards_of
 
     k, d = state.knocker, 1 - state.knocker
     ruling = adjudicate(cards_of(state.hands[k]), cards_of(state.hands[d]), state.rules.params,
@@ -380,7 +373,6 @@ def _verdict(verdict: Any, clause: str | None, against: Mapping[str, str] | None
 
 
 def _known(clause: str | None) -> str | None:
-    from ginspec.spec.clauses import registry
 
     return clause if clause in registry() else None
 
@@ -518,7 +510,6 @@ def _sparse(entry: Mapping[str, Any], main: Mapping[str, Any]) -> dict[str, Any]
 
 def _unplayable_reason(case: Case, profile: str) -> str:
     """Why ``profile`` cannot play the scenario: its first step, and the rule values behind it."""
-    from ginspec.spec.parameters import parameters
 
     try:
         mine = values_of(profile, case.overrides)

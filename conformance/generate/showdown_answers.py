@@ -22,7 +22,14 @@ from typing import Any, Final
 
 from ginspec.conformance.cases import Case
 from ginspec.conformance.mismatch import arrangement_key
-from ginspec.spec.cards import card_str, parse_card
+from ginspec.reference.adjudicate import adjudicate, position_from_ruleset
+from ginspec.reference.layoffs import ShowdownRules, layoff_plans, legal_declarations, table_of
+from ginspec.reference.melds import make_meld, min_deadwood, to_mask
+from ginspec.reference.vocabulary import DEFENDER
+from ginspec.spec.cards import card_str, cards_of, parse_card
+from ginspec.spec.errors import GinspecError
+from ginspec.spec.parameters import parameter
+from ginspec.spec.profiles import ruleset
 
 RECORDED: Final = ("layoff_sets", "best_plays")
 """The expectation fields this module records (no answer has them)."""
@@ -32,9 +39,6 @@ CardList = list[str]
 
 
 def _rules(profile: str | None, overrides: Mapping[str, Any]) -> Any:
-    from ginspec.reference.layoffs import ShowdownRules
-    from ginspec.spec.parameters import parameter
-    from ginspec.spec.profiles import ruleset
 
     if profile is not None:
         return ShowdownRules.from_params(dict(ruleset(profile, dict(overrides))))
@@ -45,10 +49,6 @@ def layoff_sets(knocker_melds: Sequence[Sequence[str]], defender: Sequence[str],
                 rules: Any, gin: bool) -> list[CardList]:
     """Every set of ``defender``'s cards it can lay off on ``knocker_melds`` (LAYOFF.TARGET,
     LAYOFF.CHAIN) that leaves ``deadwood`` (DEADWOOD.MINIMUM), sorted."""
-    from ginspec.reference.layoffs import layoff_plans, table_of
-    from ginspec.reference.melds import make_meld, min_deadwood, to_mask
-    from ginspec.reference.vocabulary import DEFENDER
-    from ginspec.spec.cards import cards_of
 
     table = table_of([make_meld([parse_card(t) for t in m], rules.meld_rules)
                       for m in knocker_melds])
@@ -61,9 +61,6 @@ def layoff_sets(knocker_melds: Sequence[Sequence[str]], defender: Sequence[str],
 
 def _declarations(query: Mapping[str, Any], ruleset: Mapping[str, Any]) -> list[list[CardList]]:
     """Every legal declaration of the knocker's hand (of each 10 of 11 cards too)."""
-    from ginspec.reference.adjudicate import position_from_ruleset
-    from ginspec.reference.layoffs import legal_declarations
-    from ginspec.reference.melds import to_mask
 
     knocker = [parse_card(t) for t in query["knocker"]]
     upcard = parse_card(query["upcard"]) if "upcard" in query else None
@@ -82,7 +79,6 @@ def _declarations(query: Mapping[str, Any], ruleset: Mapping[str, Any]) -> list[
 
 def _ruling(query: Mapping[str, Any], ruleset: Mapping[str, Any],
             declaration: list[CardList] | None) -> Any:
-    from ginspec.reference.adjudicate import adjudicate
 
     return adjudicate([parse_card(t) for t in query["knocker"]],
                       [parse_card(t) for t in query["defender"]], ruleset,
@@ -102,8 +98,6 @@ def best_plays(query: Mapping[str, Any], expect: Mapping[str, Any], profile: str
                overrides: Mapping[str, Any]) -> list[dict[str, Any]]:
     """The declarations that give ``expect``'s ruling with best play (SHOWDOWN.BEST-PLAY), the
     default first, each with its ``layoff_sets`` when ``expect`` names layoffs."""
-    from ginspec.spec.errors import GinspecError
-    from ginspec.spec.profiles import ruleset
 
     rules_set = ruleset(profile, dict(overrides))
     if "knocker_melds" in query:

@@ -18,7 +18,6 @@ from pathlib import Path
 from typing import Any, Final
 
 from ginspec.conformance.cases import Case, CaseFormatError, parse_case
-from ginspec.conformance.cases.model import canonical_json
 from ginspec.conformance.cases.store import CONTENT_FIELD, content_digest
 from ginspec.conformance.versions import (
     CASE_FORMAT,
@@ -240,10 +239,3 @@ def write(built: BuiltSuite, folder: Path) -> int:
             path.unlink()
     return len(changed)
 
-
-def suite_fingerprint(built: BuiltSuite) -> str:
-    """One digest of the whole case set (for reports)."""
-    import hashlib
-
-    text = canonical_json({c.id: c.fingerprint for c in built.cases})
-    return "sha256:" + hashlib.sha256(text.encode()).hexdigest()[:32]

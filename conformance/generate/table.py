@@ -26,7 +26,8 @@ from typing import Any, Final
 
 from ginspec.conformance.adapters.reference_table import table_observation
 from ginspec.conformance.cases import Case
-from ginspec.reference.game import Rejection, parse_action
+from ginspec.conformance.generate.games import DEAL_CLAUSES, known
+from ginspec.reference.game import Deal, HandState, Rejection, parse_action, rules_for_profile
 from ginspec.reference.table import TableDeal, TableState, table_rules_for_profile
 from ginspec.reference.table.table_strategies import GreedyTableStrategy, RandomTableStrategy
 from ginspec.spec.cards import card_str
@@ -84,8 +85,6 @@ RESULT_BLAME: Final[dict[str, dict[str, str]]] = {
     for o in ("knock", "gin", "undercut")
 }
 """The clause blamed for each wrong result field (the runner reads ``source.blame.<field>``)."""
-
-OBSERVED: Final = ("phase", "to_act", "hand_sizes", "discard_top", "stock_size")
 
 
 class TableCaseError(AssertionError):
@@ -555,8 +554,6 @@ def two_player_cases() -> Iterator[Case]:
     "24 down to 4" example (chapter 14's position): after gin, the defender's loose J♥ 6♥ 4♠ 4♦
     (24) come down to 4 by laying off J♥ and 6♥ at the two ends of the declared heart run and
     4♠ below the spade run; gin scores 25 + 4 (SCORE.GIN under serbian-online)."""
-    from ginspec.conformance.generate.games import DEAL_CLAUSES, known
-    from ginspec.reference.game import Deal, HandState, rules_for_profile
 
     deal = Deal.from_hands("7H 8H 9H TH 5S 6S 7S QC QD 2C", "KC KD KS 8C 9C TC JH 6H 4S 4D",
                            "QH", "", 0)

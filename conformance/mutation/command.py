@@ -17,6 +17,8 @@ import tomllib
 from pathlib import Path
 from typing import Any, Final
 
+from ginspec.conformance.cases import load_cases
+from ginspec.conformance.generate.suite import SUITE_DIR
 from ginspec.conformance.mutation.run import (
     ALL,
     Budget,
@@ -178,8 +180,6 @@ def run(args: argparse.Namespace) -> int:
         raise MutationError(f"--timeout: must be more than 0, got {args.timeout}")
     if args.out is not None and not args.out.parent.is_dir():
         raise MutationError(f"--out: {args.out.parent} is not a directory")
-    from ginspec.conformance.cases import load_cases
-    from ginspec.conformance.generate.suite import SUITE_DIR
 
     specs = chosen(mutants(), args.only) if args.only else sample(mutants(), args.sample,
                                                                    args.seed)

@@ -28,6 +28,7 @@ from typing import Any, Final
 
 from ginspec.conformance.adapters.base import Adapter, Hello
 from ginspec.conformance.adapters.reference import ReferenceAdapter
+from ginspec.conformance.adapters.reference_game import profile_names
 from ginspec.conformance.cases import Case
 from ginspec.conformance.mutation.targets import MutantSpec, Switch, clear_caches
 from ginspec.conformance.mutation.witness import (
@@ -39,6 +40,7 @@ from ginspec.conformance.mutation.witness import (
 )
 from ginspec.conformance.runner import Runner, skip_reason
 from ginspec.spec.errors import GinspecError
+from ginspec.spec.profiles import ruleset
 
 ALL: Final = "all"
 """The profile name of the adapter that declares every profile and override."""
@@ -68,7 +70,6 @@ def adapter_for(profile: str) -> ReferenceAdapter:
     """The adapter of a mutation run: ``all`` or one profile."""
     if profile == ALL:
         return ReferenceAdapter()
-    from ginspec.conformance.adapters.reference_game import profile_names
 
     if profile not in profile_names():
         raise MutationError(f"--profile: unknown profile {profile!r} (one of "
@@ -234,8 +235,6 @@ def sample(specs: Sequence[MutantSpec], size: int | None, seed: int) -> list[Mut
 
 def two_player_profiles() -> tuple[str, ...]:
     """The profiles the two-player engine plays (the mutated modules are its rules)."""
-    from ginspec.conformance.adapters.reference_game import profile_names
-    from ginspec.spec.profiles import ruleset
 
     return tuple(p for p in profile_names() if ruleset(p, {})["game_system"] in
                  ("single", "hollywood"))

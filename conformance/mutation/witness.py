@@ -23,7 +23,13 @@ from functools import partial
 from types import CodeType, FrameType
 from typing import Any
 
+from ginspec.conformance.adapters.reference import ReferenceAdapter
 from ginspec.conformance.mutation.targets import Switch, iter_functions
+from ginspec.reference.game.deal import deal_from_seed
+from ginspec.reference.game.state import CHANCE, HandState
+from ginspec.reference.table.table_state import TableDeal, TableState, table_rules_for_profile
+from ginspec.reference.typed_rules import rules_for_profile
+from ginspec.spec.cards import NUM_CARDS, card_str
 
 KNOCK_PREFERENCE = 0.8
 """How often a random player takes a knock or gin when one is legal (uniform play would rarely
@@ -75,10 +81,6 @@ def _state_view(state: Any) -> tuple[Any, ...]:
 def _new_state(profile: str, seed: int) -> Callable[[], Any]:
     """A function making the start of random hand ``seed`` of ``profile`` (a two-player hand,
     or a two-player table-game hand where the profile is the table game)."""
-    from ginspec.reference.game.deal import deal_from_seed
-    from ginspec.reference.game.state import HandState
-    from ginspec.reference.table.table_state import TableDeal, TableState, table_rules_for_profile
-    from ginspec.reference.typed_rules import rules_for_profile
 
     rng = random.Random(seed)
     bits = rng.getrandbits(32)
@@ -93,7 +95,6 @@ def hand_difference(switch: Switch | None, profile: str, seed: int) -> str | Non
     """Plays one random hand of ``profile`` with the reference and the mutant side by side;
     returns the first difference (None: none). With ``switch`` None, plays the reference
     alone (for coverage)."""
-    from ginspec.reference.game.state import CHANCE
 
     rng = random.Random(seed)
     start = _new_state(profile, seed)
@@ -122,7 +123,6 @@ def hand_difference(switch: Switch | None, profile: str, seed: int) -> str | Non
 
 def random_query(profile: str, seed: int) -> tuple[str, dict[str, Any]]:
     """Random question ``seed``: a meld (3 or 4 cards), deadwood (10) or knock (11 cards)."""
-    from ginspec.spec.cards import NUM_CARDS, card_str
 
     rng = random.Random(seed)
     deck = [card_str(c) for c in range(NUM_CARDS)]
@@ -136,7 +136,6 @@ def random_query(profile: str, seed: int) -> tuple[str, dict[str, Any]]:
 
 def ask(profile: str, seed: int) -> Any:
     """The reference adapter's answer to random question ``seed`` (its repr if it raises)."""
-    from ginspec.conformance.adapters.reference import ReferenceAdapter
 
     what, args = random_query(profile, seed)
     try:

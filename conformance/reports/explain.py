@@ -15,7 +15,12 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from ginspec.conformance.generate.suite import SUITE_DIR
-from ginspec.conformance.runner import Outcome
+from ginspec.conformance.runner import CaseResult
+from ginspec.reference.game import rules_for_profile
+from ginspec.reference.melds import min_deadwood, optimal_arrangements
+from ginspec.spec.cards import card_str, parse_card
+from ginspec.spec.clauses import registry
+from ginspec.spec.errors import GinspecError
 
 BAD: Final = ("fail", "error", "xpass")
 """The statuses that fail a run (each gets a failure report)."""
@@ -34,7 +39,7 @@ class Rerun:
     extra: tuple[str, ...] = ()
     """Other options that change what a case does (``--timeout 5``, ``--rules FILE``)."""
 
-    def command(self, outcome: Outcome) -> str:
+    def command(self, outcome: CaseResult) -> str:
         """``ginspec conform ...`` running only ``outcome``'s case, with its own suite file."""
         args = ["ginspec", "conform", "--adapter", self.adapter]
         where = outcome.case.path
@@ -78,7 +83,7 @@ class ClauseText:
 class Failure:
     """Everything a report shows about one failing case."""
 
-    outcome: Outcome
+    outcome: CaseResult
     headline: str
     cards: tuple[tuple[str, tuple[str, ...]], ...]
     """The position: (label, card tokens), e.g. ("player 0", ...), ("upcard", ("5D",))."""
@@ -99,7 +104,7 @@ class Failure:
     query: Mapping[str, Any] = dataclasses.field(default_factory=dict)
 
 
-def explain(outcome: Outcome, rerun: Rerun) -> Failure:
+def explain(outcome: CaseResult, rerun: Rerun) -> Failure:
     """The :class:`Failure` of one failing outcome."""
     case = outcome.case
     m = outcome.mismatch
@@ -126,7 +131,7 @@ def explain(outcome: Outcome, rerun: Rerun) -> Failure:
     )
 
 
-def _where(o: Outcome) -> str:
+def _where(o: CaseResult) -> str:
     if o.where == "step" and o.step is not None:
         return f"at step {o.step}"
     if o.where == "checkpoint" and o.step is not None:
@@ -143,7 +148,6 @@ def _where(o: Outcome) -> str:
 def clause_text(clause_id: str | None) -> ClauseText | None:
     if not clause_id:
         return None
-    from ginspec.spec.clauses import registry
 
     reg = registry()
     if clause_id not in reg:
@@ -165,7 +169,7 @@ def deal_hands(deal: Mapping[str, Any]) -> tuple[list[list[str]], str]:
     return hands, deck[size * players]
 
 
-def _cards(o: Outcome) -> tuple[tuple[str, tuple[str, ...]], ...]:
+def _cards(o: CaseResult) -> tuple[tuple[str, tuple[str, ...]], ...]:
     case = o.case
     if case.kind == "query":
         q = case.query
@@ -189,7 +193,7 @@ def _is_tokens(value: Any) -> bool:
                                                            for t in value)
 
 
-def _steps(o: Outcome, before: int = 6, after: int = 1) -> tuple[Step, ...]:
+def _steps(o: CaseResult, before: int = 6, after: int = 1) -> tuple[Step, ...]:
     steps = o.case.steps
     if o.step is None or not steps:
         return ()
@@ -203,7 +207,7 @@ def _steps(o: Outcome, before: int = 6, after: int = 1) -> tuple[Step, ...]:
     return tuple(out)
 
 
-def _arrangements(o: Outcome) -> tuple[tuple[str, Melds | None], ...]:
+def _arrangements(o: CaseResult) -> tuple[tuple[str, Melds | None], ...]:
     """The expected optimal arrangement beside the engine's, for the questions that have one."""
     case = o.case
     if case.kind != "query" or o.status == "error":
@@ -241,7 +245,6 @@ def _melds(value: Any) -> Melds | None:
 
 
 def _meld_rules(profile: str | None, overrides: Mapping[str, Any]) -> Any:
-    from ginspec.reference.game import rules_for_profile
 
     return rules_for_profile(profile or "pagat", dict(overrides)).meld_rules
 
@@ -249,9 +252,6 @@ def _meld_rules(profile: str | None, overrides: Mapping[str, Any]) -> Any:
 def _reference_arrangement(tokens: Sequence[str], profile: str | None,
                            overrides: Mapping[str, Any]) -> Melds | None:
     """The reference's first optimal arrangement (None when the position is not a hand)."""
-    from ginspec.reference.melds import optimal_arrangements
-    from ginspec.spec.cards import card_str, parse_card
-    from ginspec.spec.errors import GinspecError
 
     try:
         found = optimal_arrangements([parse_card(t) for t in tokens],
@@ -263,9 +263,6 @@ def _reference_arrangement(tokens: Sequence[str], profile: str | None,
 
 def _reference_after_discard(tokens: Sequence[str], profile: str | None,
                              overrides: Mapping[str, Any]) -> Melds | None:
-    from ginspec.reference.melds import min_deadwood
-    from ginspec.spec.cards import parse_card
-    from ginspec.spec.errors import GinspecError
 
     try:
         cards = [parse_card(t) for t in tokens]

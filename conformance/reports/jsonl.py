@@ -11,7 +11,7 @@ from typing import IO, Any
 from ginspec.conformance.adapters.base import Hello
 from ginspec.conformance.reports.meta import header, per_clause
 from ginspec.conformance.reports.output import emit
-from ginspec.conformance.runner import Outcome, RunSummary
+from ginspec.conformance.runner import CaseResult, RunSummary
 from ginspec.reference.cli.escape import json_line
 
 
@@ -46,17 +46,11 @@ class JsonlStream:
         self._out.write(json_line(value) + "\n")
         self._out.flush()
 
-    def add(self, outcome: Outcome) -> None:
+    def add(self, outcome: CaseResult) -> None:
         self._line({"type": "case", **outcome.to_json()})
 
     def close(self) -> None:
         self._out.close()
-
-
-def write_jsonl(
-    path: Path | str, summary: RunSummary, adapter_spec: str, selection: dict[str, Any]
-) -> None:
-    write_runs(path, [(adapter_spec, summary, selection)])
 
 
 def write_runs(path: Path | str, runs: Sequence[tuple[str, RunSummary, dict[str, Any]]]) -> None:

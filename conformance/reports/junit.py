@@ -19,11 +19,6 @@ def _message(headline: str, detail: str) -> str:
     return xml_text(f"{headline}: {detail}"[:500] if detail else headline[:500])
 
 
-def write_junit(path: Path | str, summary: RunSummary, rerun: Rerun | None = None,
-                reasons: Mapping[str, str] | None = None) -> None:
-    write_junit_runs(path, [(rerun or Rerun("..."), summary)], reasons)
-
-
 def write_junit_runs(path: Path | str, runs: Sequence[tuple[Rerun, RunSummary]],
                      reasons: Mapping[str, str] | None = None) -> None:
     names = " / ".join(s.hello.name for _, s in runs)

@@ -11,11 +11,11 @@ from ginspec.conformance.versions import (
     PROTOCOL_VERSION,
     RULES_VERSION,
     SUITE_VERSION,
+    package_version,
 )
 
 
 def header(summary: RunSummary, adapter_spec: str, selection: dict[str, Any]) -> dict[str, Any]:
-    from ginspec.conformance.versions import package_version
 
     return {
         "type": "header",

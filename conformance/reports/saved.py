@@ -12,6 +12,7 @@ from typing import Any, Final
 
 from ginspec.conformance.reports.meta import clause_counts
 from ginspec.conformance.runner import STATUSES
+from ginspec.reference.cli.escape import json_line, markdown_text
 from ginspec.spec.errors import GinspecError
 
 BAD: Final = ("fail", "error", "xpass")
@@ -203,7 +204,6 @@ def merge_runs(runs: Sequence[SavedRun]) -> list[SavedRun]:
 
 
 def jsonl_text(runs: Sequence[SavedRun]) -> str:
-    from ginspec.reference.cli.escape import json_line
 
     return "".join(json_line(line) + "\n" for run in runs for line in run.lines())
 
@@ -213,7 +213,6 @@ def jsonl_text(runs: Sequence[SavedRun]) -> str:
 
 def _md(text: Any) -> str:
     """A table cell from run data: nothing in it is read as Markdown or HTML."""
-    from ginspec.reference.cli.escape import markdown_text
 
     return markdown_text(text)
 

@@ -14,6 +14,7 @@ from ginspec.reference.cli.args import UsageError, parse_melds
 from ginspec.reference.cli.console import print_table
 from ginspec.spec.cards import card_str, parse_card, parse_cards
 from ginspec.spec.parameters import Value, parse_assignment
+from ginspec.spec.profiles import ruleset
 
 
 def register(sub: Any) -> None:
@@ -59,7 +60,6 @@ def register(sub: Any) -> None:
 
 
 def _ruleset(profile: str, assignments: list[str]) -> Any:
-    from ginspec.spec.profiles import ruleset
 
     overrides: dict[str, Value] = {}
     for text in assignments:

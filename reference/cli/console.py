@@ -13,6 +13,8 @@ import sys
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any, TextIO
 
+from ginspec.reference.cli.escape import printable
+
 if TYPE_CHECKING:
     from rich.console import Console
 
@@ -35,7 +37,6 @@ def make_console(out: TextIO | None = None) -> Console:
     """A rich console writing to ``out`` (default stdout), sized and coloured as above. It reads
     no markup: text from engines and case files is printed as it is (after
     :func:`ginspec.reference.cli.escape.printable`)."""
-    from ginspec.reference.cli.escape import printable
     from rich.console import Console
 
     class InertConsole(Console):
@@ -104,7 +105,6 @@ def table(columns: Sequence[str], rows: Iterable[Sequence[Any]], *, title: str |
 def _text(cell: Any) -> str:
     """A cell's text with control characters and ANSI escapes made visible (engine strings are
     data: ``reference/cli/escape.py``)."""
-    from ginspec.reference.cli.escape import printable
 
     return "" if cell is None else printable(cell)
 
@@ -117,7 +117,6 @@ def print_table(columns: Sequence[str], rows: Iterable[Sequence[Any]], out: Text
 
 def styled(text: str, status: str) -> Any:
     """``text`` in the colour of ``status`` (plain when the console has no colour)."""
-    from ginspec.reference.cli.escape import printable
     from rich.text import Text
 
     return Text(printable(text), style=STATUS_STYLE.get(status, ""))

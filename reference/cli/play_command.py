@@ -11,8 +11,13 @@ import sys
 from typing import Any, TextIO
 
 from ginspec.reference.cli.args import seed_arg
+from ginspec.reference.cli.play_systems import run_systems
 from ginspec.reference.game.match_trace import TraceError, check_trace, play_match
 from ginspec.reference.game.strategies import strategy
+from ginspec.reference.systems.play import system_rules
+from ginspec.reference.systems.system_trace import check_system_trace
+from ginspec.reference.table.table_state import table_rules
+from ginspec.reference.table.table_trace import check_table_trace
 from ginspec.reference.typed_rules import Rules, game_rules
 from ginspec.spec.inputs import guard, read_json
 from ginspec.spec.profiles import parse_overrides, ruleset
@@ -63,7 +68,6 @@ def _rules(profile: str, assignments: list[str] | dict[str, Any]) -> Rules:
 
 
 def run_play(args: argparse.Namespace) -> int:
-    from ginspec.reference.cli.play_systems import run_systems  # chapter 14 systems
 
     code = run_systems(args)
     if code is not None:
@@ -155,8 +159,6 @@ def _check(args: argparse.Namespace, data: Any) -> int:
             raise TraceError("overrides: expected an object")
         overrides = raw
     if data.get("system") == "table":  # chapter 14: the table game of 2-4 players
-        from ginspec.reference.table.table_state import table_rules
-        from ginspec.reference.table.table_trace import check_table_trace
 
         table_overrides = parse_overrides(overrides) if isinstance(overrides, list) \
             else dict(overrides)
@@ -164,8 +166,6 @@ def _check(args: argparse.Namespace, data: Any) -> int:
             table_overrides["players"] = data["players"]
         report = check_table_trace(data, table_rules(ruleset(profile, table_overrides), profile))
     elif data.get("system") in ("three_player", "partnership", "hollywood"):  # chapter 14
-        from ginspec.reference.systems.play import system_rules
-        from ginspec.reference.systems.system_trace import check_system_trace
 
         values = parse_overrides(overrides) if isinstance(overrides, list) else dict(overrides)
         report = check_system_trace(data, system_rules(ruleset(profile, values), profile))

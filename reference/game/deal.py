@@ -13,7 +13,6 @@ import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from ginspec.reference.vocabulary import Player
 from ginspec.spec.cards import FULL_DECK, NUM_CARDS, Card, card_str, mask_of, parse_cards
 from ginspec.spec.clauses import implements
 from ginspec.spec.errors import CardError, GinspecError
@@ -101,6 +100,7 @@ def split_deck(deal: Deal, eleven_card_start: bool) -> tuple[list[Card], list[Ca
     return non_dealer, dealer, deck[20], deck[21:]
 
 
+@implements("DEAL.SHUFFLE")
 def deal_from_seed(seed: int, dealer: int = 0) -> Deal:
     """The deal of a shuffle by ``random.Random(seed)`` of the cards in number order."""
     deck = list(range(NUM_CARDS))
@@ -108,5 +108,4 @@ def deal_from_seed(seed: int, dealer: int = 0) -> Deal:
     return Deal(tuple(deck), dealer, seed)
 
 
-Seat = Player
 __all__ = ["Deal", "DealError", "deal_from_seed", "split_deck"]

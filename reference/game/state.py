@@ -322,10 +322,6 @@ class HandState:
                 self._after = {c: min_deadwood(hand ^ (1 << c), mr) for c in cards_of(hand)}
         return self._after
 
-    def _knock_ok(self, card: Card) -> bool:
-        d = self.after_discard().get(card)
-        return d is not None and d <= self.knock_limit and self._discardable(card)
-
     def _big_gin_shape(self) -> bool:
         assert self.to_move is not None
         return min_deadwood(self.hands[self.to_move], self.rules.meld_rules) == 0
@@ -492,6 +488,7 @@ class HandState:
 
     # --- transitions -------------------------------------------------------------------------
 
+    @implements("FIRST.DEALER-OFFER")
     def apply(self, action: Action | str, player: int | None = None) -> HandState:
         """The state after ``action`` (by ``player`` if given); raises Rejection if illegal, and
         GinspecError if ``player`` is not a player number (``True`` is not player 1)."""
@@ -561,7 +558,10 @@ class HandState:
 
     # transition helpers mutate the fresh copy only
 
+    @implements("FIRST.AFTER-TAKE", "TURN.HAND-SIZE")
     def _take_top(self, p: int) -> None:
+        """Player ``p`` takes the top discard (or the upcard): eleven cards, then a discard or a
+        knock like after any take."""
         card = self.pile[-1]
         self.pile = self.pile[:-1]
         self.hands = _with(self.hands, p, self.hands[p] | 1 << card)
@@ -668,7 +668,10 @@ class HandState:
 
     # --- generation --------------------------------------------------------------------------
 
+    @implements("KNOCK.OPTIONAL")
     def _generate(self) -> Iterator[Action]:
+        """The legal actions; a player who may knock may always discard instead, unless gin is
+        compulsory and he holds it."""
         phase = self.phase
         p = self.to_move
         if phase is Phase.OVER or p is None:

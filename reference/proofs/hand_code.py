@@ -30,7 +30,7 @@ from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from types import ModuleType
-from typing import Any, TypeAlias
+from typing import Any
 
 import z3
 from ginspec.reference import melds as _melds
@@ -40,10 +40,8 @@ from ginspec.spec.cards import NUM_CARDS, NUM_RANKS, format_cards, rank_of, suit
 from ginspec.spec.formal import explore as _explore
 from ginspec.spec.formal.explore import explore
 from ginspec.spec.formal.rules import rank_value
+from ginspec.spec.formal.score_spec import Term
 from ginspec.spec.formal.theorems import TheoremResult
-
-Term: TypeAlias = Any
-"""A Z3 integer term (z3 has no type stubs)."""
 
 
 @dataclass(frozen=True)

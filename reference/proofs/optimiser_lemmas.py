@@ -36,7 +36,6 @@ from ginspec.reference.meld_rules import MeldRules
 from ginspec.reference.suit_tables import NO_CARD, SuitTables, run_partitions, suit_tables
 from ginspec.spec.cards import NUM_RANKS, format_cards, parse_cards
 from ginspec.spec.formal.definition import (
-    is_run,
     is_set,
     rank_set_value,
     run_rank_masks,
@@ -421,7 +420,3 @@ def discard_by_suit(
                          "gain of all 8192 rank sets for 5 rulesets; set options of 16 patterns x 4 "
                          "discards", None, time.perf_counter() - started)
 
-
-def is_definition_run(ranks: Sequence[int], rules: MeldRules) -> bool:
-    """The definition's verdict on ranks of one suit (clubs), for tests."""
-    return is_run(list(ranks), FormalRules.of(rules))

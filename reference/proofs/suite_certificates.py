@@ -115,7 +115,7 @@ def questions(case: Mapping[str, Any]) -> list[Question]:
 
 # --- hand cases: the knock verdicts of played hands ----------------------------------------------
 
-Verdict = Literal["within", "over", "all-melded", "not-all-melded", "declared-within", "declared-over",
+KnockVerdict = Literal["within", "over", "all-melded", "not-all-melded", "declared-within", "declared-over",
                   "not-maximal"]
 
 
@@ -131,7 +131,7 @@ class KnockClaim:
     step: int
     profile: str
     limit: int
-    verdict: Verdict
+    verdict: KnockVerdict
     declared: int | None = None
     """A ``declare`` step's declared deadwood (the definition's arithmetic; None: the melds are
     no arrangement of the hand)."""
@@ -170,7 +170,7 @@ class KnockClaim:
         return None
 
 
-def _verdict(action: Action, expect: Any) -> Verdict | None:
+def _verdict(action: Action, expect: Any) -> KnockVerdict | None:
     """What a knock or big-gin step's expectation says about the deadwood (None: nothing)."""
     if expect == "accepted":
         return "all-melded" if action.kind is Kind.BIG_GIN else "within"
@@ -182,7 +182,7 @@ def _verdict(action: Action, expect: Any) -> Verdict | None:
     return None
 
 
-def _declared_verdict(expect: Any) -> Verdict | None:
+def _declared_verdict(expect: Any) -> KnockVerdict | None:
     """What a ``declare`` step's expectation says about the declared deadwood (None: nothing)."""
     if expect == "accepted":
         return "declared-within"
@@ -192,7 +192,7 @@ def _declared_verdict(expect: Any) -> Verdict | None:
 
 
 def _declaration_claim(state: HandState, player: int, action: Action, step: int, profile: str,
-                       verdict: Verdict) -> KnockClaim:
+                       verdict: KnockVerdict) -> KnockClaim:
     hand = tuple(state.hand(player))
     formal = FormalRules.of(state.rules.meld_rules)
     try:
@@ -601,19 +601,19 @@ class SuiteCheck:
         return not self.problems
 
 
-Stands = dict[str, tuple[bool, str | None]]
+VerdictMemo = dict[str, tuple[bool, str | None]]
 """Verdicts of :func:`verify` already reached, by question key (a certificate shared by many
 cases is verified once per run)."""
 
 
-def _stands(key: str, cert: Mapping[str, Any], memo: Stands) -> tuple[bool, str | None]:
+def _stands(key: str, cert: Mapping[str, Any], memo: VerdictMemo) -> tuple[bool, str | None]:
     if key not in memo:
         memo[key] = verify(dict(cert))
     return memo[key]
 
 
 def check_case(case: Mapping[str, Any], certs: Mapping[str, Mapping[str, Any]],
-               memo: Stands | None = None) -> list[str]:
+               memo: VerdictMemo | None = None) -> list[str]:
     """Problems with one case's certificates: missing, not standing, or not what the case expects."""
     memo = {} if memo is None else memo
     if case.get("kind") == "hand":
@@ -649,14 +649,14 @@ def check_case(case: Mapping[str, Any], certs: Mapping[str, Mapping[str, Any]],
 
 
 def _check_answer_case(case: Mapping[str, Any], certs: Mapping[str, Mapping[str, Any]],
-                       memo: Stands) -> list[str]:
+                       memo: VerdictMemo) -> list[str]:
     """A showdown query's answers, checked by :mod:`ginspec.spec.formal.answers` alone (the
     reference only wrote them)."""
     return check_answers(case, certs, lambda key, cert: _stands(key, cert, memo))
 
 
 def _check_hand_case(case: Mapping[str, Any], certs: Mapping[str, Mapping[str, Any]],
-                     memo: Stands) -> list[str]:
+                     memo: VerdictMemo) -> list[str]:
     out = []
     for claim in knock_claims(case):
         where = f"{case['id']} step {claim.step} under {claim.profile}: {claim.question.key}"
@@ -735,7 +735,7 @@ def verify_suite(folder: Path, *, sample: int | None = None, seed: int = 1,
         chosen = [c for c in cases if c["id"] in picked]
     problems: list[str] = []
     used = 0
-    memo: Stands = {}
+    memo: VerdictMemo = {}
     for case in chosen:
         problems += check_case(case, certs, memo)
         used += certificate_count(case)

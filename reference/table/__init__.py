@@ -19,9 +19,9 @@ from ginspec.reference.table.table_adjudicate import (
 )
 from ginspec.reference.table.table_state import (
     TABLE_ENGINE,
-    Phase,
     TableDeal,
     TableDealError,
+    TablePhase,
     TableResult,
     TableState,
     table_rules,
@@ -31,11 +31,11 @@ from ginspec.reference.table.table_state import (
 __all__ = [
     "TABLE_ENGINE",
     "DefenderPlay",
-    "Phase",
     "PrizeSplit",
     "TableDeal",
     "TableDealError",
     "TablePenalties",
+    "TablePhase",
     "TableResult",
     "TableRuling",
     "TableScoreError",

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from ginspec.reference import layoffs as S
-from ginspec.reference.adjudicate import check_ruleset, meld_lists
+from ginspec.reference.adjudicate import Step, check_ruleset, meld_lists
 from ginspec.reference.layoffs import Declaration, Layoff, Table, TableMeld
 from ginspec.reference.melds import (
     Cards,
@@ -44,9 +44,6 @@ from ginspec.spec.cards import Card, CardMask, card_str, card_value, cards_of, c
 from ginspec.spec.clauses import implements
 from ginspec.spec.errors import DuplicateCardError, GinspecError, HandSizeError, ParameterError
 from ginspec.spec.parameters import Value
-
-Step = tuple[str, str]
-"""One line of the trail: the clause ID and what it decided."""
 
 TABLE_OUTCOMES: Final = ("knock", "gin", "undercut", "illegal_knock")
 

@@ -73,6 +73,7 @@ TABLE_ENGINE = Engine(
 those whose rule it fixes."""
 
 
+@implements("TABLE.PLAYERS")
 def table_rules(params: Mapping[str, Value] | None = None, name: str | None = None) -> Rules:
     """The typed rules of a ruleset for the table game, or ParameterError naming the first
     parameter the table engine does not play (TABLE.PLAYERS)."""
@@ -149,8 +150,9 @@ class TableDeal:
         return hands, self.deck[cut], self.deck[cut + 1:]
 
 
-class Phase(Enum):
-    """What the player to move does next."""
+class TablePhase(Enum):
+    """What the player to move at a table of 3 or 4 does next (ACTION.PHASE; the two-player
+    phases are :class:`ginspec.reference.game.state.Phase`)."""
 
     DRAW = "draw"
     DISCARD = "discard"
@@ -188,7 +190,7 @@ class TableState:
     hands: tuple[CardMask, ...]
     stock: tuple[Card, ...]
     pile: tuple[Card, ...]
-    phase: Phase
+    phase: TablePhase
     to_move: int | None
     taken: Card | None = None
     knocker: int | None = None
@@ -214,7 +216,7 @@ class TableState:
                                  f"{rules.players}")
         hands, upcard, stock = deal.split(rules.hand_size)
         n = deal.players
-        return cls(deal, rules, tuple(hands), stock, (upcard,), Phase.DRAW,
+        return cls(deal, rules, tuple(hands), stock, (upcard,), TablePhase.DRAW,
                    (deal.dealer + 1) % n, dead=(0,) * n, spreads=((),) * n)
 
     @property
@@ -222,7 +224,7 @@ class TableState:
         return self.deal.players
 
     def is_over(self) -> bool:
-        return self.phase is Phase.OVER
+        return self.phase is TablePhase.OVER
 
     def hand(self, seat: int) -> list[Card]:
         return cards_of(self.hands[seat])
@@ -230,7 +232,7 @@ class TableState:
     @property
     def gin(self) -> bool:
         return self.knocker is not None and self.knocker_deadwood == 0 \
-            and self.phase in (Phase.MELD, Phase.LAYOFF, Phase.OVER)
+            and self.phase in (TablePhase.MELD, TablePhase.LAYOFF, TablePhase.OVER)
 
     def next_seat(self, seat: int) -> int:
         """The player to the left (TABLE.TURN-ORDER)."""
@@ -262,7 +264,7 @@ class TableState:
 
     def _check(self, act: Action, player: int | None) -> Any:
         ph = self.phase
-        if ph is Phase.OVER:
+        if ph is TablePhase.OVER:
             raise self._reject(Code.HAND_OVER, "the hand is over", act, "TABLE.REJECTION")
         p = self.to_move
         assert p is not None
@@ -271,11 +273,11 @@ class TableState:
                                "TABLE.TURN-ORDER")
         kind = act.kind
         allowed = {
-            Phase.DRAW: (Kind.DRAW_STOCK, Kind.TAKE_DISCARD),
-            Phase.DISCARD: (Kind.DISCARD, Kind.KNOCK),
-            Phase.DECLARE: (Kind.DECLARE,),
-            Phase.MELD: (Kind.MELD,),
-            Phase.LAYOFF: (Kind.LAYOFF, Kind.DONE),
+            TablePhase.DRAW: (Kind.DRAW_STOCK, Kind.TAKE_DISCARD),
+            TablePhase.DISCARD: (Kind.DISCARD, Kind.KNOCK),
+            TablePhase.DECLARE: (Kind.DECLARE,),
+            TablePhase.MELD: (Kind.MELD,),
+            TablePhase.LAYOFF: (Kind.LAYOFF, Kind.DONE),
         }[ph]
         if kind not in allowed:
             raise self._reject(Code.WRONG_PHASE, f"{kind.value} is not possible in phase "
@@ -359,18 +361,18 @@ class TableState:
 
     def _candidates(self) -> Iterator[Action]:
         ph, p = self.phase, self.to_move
-        if ph is Phase.OVER or p is None:
+        if ph is TablePhase.OVER or p is None:
             return
-        if ph is Phase.DRAW:
+        if ph is TablePhase.DRAW:
             yield Action(Kind.DRAW_STOCK)
             yield Action(Kind.TAKE_DISCARD)
-        elif ph is Phase.DISCARD:
+        elif ph is TablePhase.DISCARD:
             for c in cards_of(self.hands[p]):
                 yield Action(Kind.DISCARD, card=c)
             for c in cards_of(self.hands[p]):
                 yield Action(Kind.KNOCK, card=c)
-        elif ph in (Phase.DECLARE, Phase.MELD):
-            kind = Kind.DECLARE if ph is Phase.DECLARE else Kind.MELD
+        elif ph in (TablePhase.DECLARE, TablePhase.MELD):
+            kind = Kind.DECLARE if ph is TablePhase.DECLARE else Kind.MELD
             for chosen in S.disjoint_collections(all_melds(self.hands[p],
                                                          self.rules.meld_rules)):
                 yield Action(kind, melds=canonical_melds(m.cards for m in chosen))
@@ -396,12 +398,12 @@ class TableState:
             card = self.stock[0]
             hands[p] |= 1 << card
             return replace(self, hands=tuple(hands), stock=self.stock[1:], taken=None,
-                           phase=Phase.DISCARD, history=hist)
+                           phase=TablePhase.DISCARD, history=hist)
         if kind is Kind.TAKE_DISCARD:
             card = self.pile[-1]
             hands[p] |= 1 << card
             return replace(self, hands=tuple(hands), pile=self.pile[:-1], taken=card,
-                           phase=Phase.DISCARD, history=hist)
+                           phase=TablePhase.DISCARD, history=hist)
         if kind is Kind.DISCARD:
             assert act.card is not None
             hands[p] &= ~(1 << act.card)
@@ -412,7 +414,7 @@ class TableState:
             assert act.card is not None
             hands[p] &= ~(1 << act.card)
             return replace(self, hands=tuple(hands), knock_card=act.card, knocker=p, taken=None,
-                           phase=Phase.DECLARE, history=hist)
+                           phase=TablePhase.DECLARE, history=hist)
         if kind is Kind.DECLARE:
             melds: tuple[Meld, ...] = data
             used = mask_of(c for m in melds for c in m.cards)
@@ -422,7 +424,7 @@ class TableState:
             spreads = list(self.spreads)
             spreads[p] = melds
             return replace(self, declared=melds, knocker_deadwood=dw, table=S.table_of(melds),
-                           dead=tuple(dead), spreads=tuple(spreads), phase=Phase.MELD,
+                           dead=tuple(dead), spreads=tuple(spreads), phase=TablePhase.MELD,
                            to_move=self.next_seat(p), history=hist)
         if kind is Kind.MELD:
             melds = data
@@ -431,7 +433,7 @@ class TableState:
             dead[p] = self.hands[p] & ~used
             spreads = list(self.spreads)
             spreads[p] = melds
-            return replace(self, dead=tuple(dead), spreads=tuple(spreads), phase=Phase.LAYOFF,
+            return replace(self, dead=tuple(dead), spreads=tuple(spreads), phase=TablePhase.LAYOFF,
                            history=hist)
         if kind is Kind.LAYOFF:
             assert act.card is not None
@@ -444,11 +446,11 @@ class TableState:
         s = replace(self, history=hist)
         if nxt == self.knocker:
             return s._finish()
-        return replace(s, phase=Phase.MELD, to_move=nxt)
+        return replace(s, phase=TablePhase.MELD, to_move=nxt)
 
     def _after_discard(self, p: int) -> TableState:
         if len(self.stock) > self.rules.wall_size:
-            return replace(self, phase=Phase.DRAW, to_move=self.next_seat(p))
+            return replace(self, phase=TablePhase.DRAW, to_move=self.next_seat(p))
         if self.reshuffles == 0 and self.rules.wall_action == "reshuffle":
             below = list(self.pile[:-1])
             # seeded by the deal's deck order alone, so a trace (deck + actions) replays it
@@ -457,9 +459,9 @@ class TableState:
             s = replace(self, stock=self.stock + tuple(below), pile=self.pile[-1:],
                         reshuffles=1)
             if len(s.stock) > self.rules.wall_size:
-                return replace(s, phase=Phase.DRAW, to_move=self.next_seat(p))
+                return replace(s, phase=TablePhase.DRAW, to_move=self.next_seat(p))
             self = s
-        return replace(self, phase=Phase.OVER, to_move=None,
+        return replace(self, phase=TablePhase.OVER, to_move=None,
                        result=TableResult(void_penalties(self.players), (0,) * self.players))
 
     def _finish(self) -> TableState:
@@ -468,7 +470,7 @@ class TableState:
         dw = [sum(card_value(c, mrules.ace_value) for c in cards_of(d)) for d in self.dead]
         pens = table_penalties(self.knocker, dw, self.rules.gin_bonus, self.rules.undercut_bonus,
                               self.rules.undercut_on_tie == "undercut")
-        return replace(self, phase=Phase.OVER, to_move=None,
+        return replace(self, phase=TablePhase.OVER, to_move=None,
                        result=TableResult(pens, tuple(dw)))
 
     # --- accounting and observations -----------------------------------------------------------
@@ -490,7 +492,7 @@ class TableState:
         drawer)."""
         if not 0 <= seat < self.players:
             raise TableDealError(f"no seat {seat} at a table of {self.players}")
-        showdown = self.knocker is not None and self.phase is not Phase.DECLARE
+        showdown = self.knocker is not None and self.phase is not TablePhase.DECLARE
         hist = []
         for who, text in self.history:
             if text.startswith("knock ") and who != seat:

@@ -9,7 +9,7 @@ from typing import Protocol
 from ginspec.reference import layoffs as S
 from ginspec.reference.game.actions import Action, Kind
 from ginspec.reference.melds import min_deadwood
-from ginspec.reference.table.table_state import Phase, TableState
+from ginspec.reference.table.table_state import TablePhase, TableState
 from ginspec.spec.cards import CardMask, card_value, cards_of
 from ginspec.spec.errors import GinspecError
 
@@ -50,25 +50,25 @@ class GreedyTableStrategy:
         p = state.to_move
         assert p is not None
         hand = state.hands[p]
-        if state.phase is Phase.DRAW:
+        if state.phase is TablePhase.DRAW:
             top = state.pile[-1]
             grown = hand | 1 << top
             best = min(_dw(state, grown ^ (1 << c)) for c in cards_of(grown) if c != top)
             want = Kind.TAKE_DISCARD if best < _dw(state, hand) else Kind.DRAW_STOCK
             return next(a for a in legal if a.kind is want)
-        if state.phase is Phase.DISCARD:
+        if state.phase is TablePhase.DISCARD:
             def key(a: Action) -> tuple[int, int, int]:
                 assert a.card is not None
                 return (_dw(state, hand ^ (1 << a.card)), -card_value(a.card), a.card)
             knocks = [a for a in legal if a.kind is Kind.KNOCK]
             return min(knocks or legal, key=key)
-        if state.phase in (Phase.DECLARE, Phase.MELD):
+        if state.phase in (TablePhase.DECLARE, TablePhase.MELD):
             def spread_key(a: Action) -> tuple[int, str]:
                 used = 0
                 for m in a.melds:
                     for c in m:
                         used |= 1 << c
-                if state.phase is Phase.DECLARE:
+                if state.phase is TablePhase.DECLARE:
                     ace = state.rules.meld_rules.ace_value
                     return (sum(card_value(c, ace) for c in cards_of(hand & ~used)), str(a))
                 try:

@@ -46,14 +46,13 @@ from ginspec.spec.formal.certificate import CertificateError, CertificateValueEr
 from ginspec.spec.formal.definition import arrangement_deadwood, meld_shape
 from ginspec.spec.formal.rules import FormalRules
 from ginspec.spec.formal.score_spec import HAND_PARAMETERS, SymbolicRules, hand_score_spec
-from ginspec.spec.formal.showdown_certificates import Stands, check_showdown, layoff_options
-from ginspec.spec.formal.verify import _card, _cards, _fields, _kind
+from ginspec.spec.formal.showdown_certificates import Stands, cards_text, check_showdown, layoff_choices, layoff_options
+from ginspec.spec.formal.verify import _card, _fields, _kind
 from ginspec.spec.parameters import complete, parameter
 from ginspec.spec.profiles import ruleset
 
 KINDS: Final = ("defence", "declaration", "adjudicate")
 """The query kinds whose answers this module certifies."""
-GIN_OUTCOMES: Final = ("gin", "big_gin", "gin_cancelled")
 _FIELDS: Final = {"defence": {"question", "what", "options"},
                   "declaration": {"question", "what", "least"},
                   "adjudicate": {"question", "what", "knocker_least", "showdown", "discard"}}
@@ -165,15 +164,11 @@ class _Refs:
         question = "deadwood-after-discard" if after_discard else "deadwood"
         if cert.get("question") != question or sorted(cert.get("hand", [])) != sorted(card_str(c) for c in hand) \
                 or cert.get("rules") != self.rules.to_json():
-            return f"{where}: {key!r} is not the {question} question of {_text(hand)} under these rules"
+            return f"{where}: {key!r} is not the {question} question of {cards_text(hand)} under these rules"
         ok, reason = self.stands(key, cert)
         if not ok:
             return f"{where}: {reason}"
         return int(cert["optimum"])
-
-
-def _text(cards: Sequence[Card] | frozenset[Card]) -> str:
-    return " ".join(card_str(c) for c in sorted(cards)) or "none"
 
 
 def _meld_list(value: Any, where: str) -> list[tuple[Card, ...]]:
@@ -189,35 +184,27 @@ def _defence(query: Mapping[str, Any], expect: Mapping[str, Any], params: Mappin
     hand = parse_cards(query["cards"])
     for meld in melds:
         if meld_shape(meld, rules) is None:
-            return f"the knocker's {_text(meld)} is not a meld"
+            return f"the knocker's {cards_text(meld)} is not a meld"
         if set(meld) & set(hand):
-            return f"the knocker's {_text(meld)} shares a card with the defender's hand"
+            return f"the knocker's {cards_text(meld)} shares a card with the defender's hand"
     gin = bool(query.get("gin", False))
     allowed = not gin or params["layoff_after_gin"] != "forbidden"
     options = layoff_options(melds, hand, rules, str(params["layoff_chain"]), allowed=allowed)
-    listed = data["options"]
-    if not isinstance(listed, list):
-        raise CertificateValueError(f"options must be a list, not {_kind(listed)}")
+    choices = layoff_choices(data["options"], "options", options, "the knocker's melds")
+    if isinstance(choices, str):
+        return choices
     reach: dict[frozenset[Card], int] = {}
-    for i, item in enumerate(listed):
-        at = f"options[{i}]"
-        entry = _fields(item, at, {"laid_off", "certificate"})
-        laid = frozenset(_cards(entry["laid_off"], f"{at}.laid_off"))
-        if laid not in options:
-            return f"{at}.laid_off: {_text(laid)} cannot be laid off onto the knocker's melds"
-        got = refs.optimum(entry["certificate"], at, [c for c in hand if c not in laid])
+    for at, laid, certificate in choices:
+        got = refs.optimum(certificate, at, [c for c in hand if c not in laid])
         if isinstance(got, str):
             return got
         reach[laid] = got
-    missing = sorted(options - set(reach), key=sorted)
-    if missing:
-        return f"options: laying off {_text(missing[0])} is possible and not covered"
     least = min(reach.values())
     if int(expect["deadwood"]) != least:
         return f"the case expects deadwood {expect['deadwood']}, the certified least is {least}"
     best = sorted(sorted(card_str(c) for c in laid) for laid, v in reach.items() if v == least)
     if "layoffs" in expect and sorted(expect["layoffs"]) not in best:
-        return (f"the case's layoffs {_text(frozenset(parse_cards(expect['layoffs'])))} do not leave the "
+        return (f"the case's layoffs {cards_text(frozenset(parse_cards(expect['layoffs'])))} do not leave the "
                 f"least deadwood {least}")
     if "layoff_sets" in expect and sorted(sorted(s) for s in expect["layoff_sets"]) != best:
         return f"layoff_sets: the case lists {expect['layoff_sets']}, the options leaving {least} are {best}"

@@ -28,8 +28,8 @@ from ginspec.spec.formal.definition import arrangement_deadwood
 from ginspec.spec.formal.encoding import ArrangementEncoding, WitnessArrangement
 from ginspec.spec.formal.rules import STANDARD, FormalRules, MeldParams, rank_value
 
-Outcome = Literal["proved", "claim-too-high", "claim-too-low"]
-Question = Literal["deadwood", "deadwood-after-discard"]
+ProofOutcome = Literal["proved", "claim-too-high", "claim-too-low"]
+QuestionKind = Literal["deadwood", "deadwood-after-discard"]
 ENCODING_NAME: Final = "ginspec-membership-v1"
 """Names the SMT encoding (docs/proven.md); changes if the encoding changes."""
 
@@ -55,9 +55,9 @@ class Certificate:
 
     hand: tuple[Card, ...]
     rules: FormalRules
-    question: Question
+    question: QuestionKind
     claim: int
-    outcome: Outcome
+    outcome: ProofOutcome
     optimum: int
     witness: WitnessArrangement
     """An arrangement reaching ``optimum``, checked against the definition."""
@@ -211,14 +211,14 @@ def _confirmed(hand: tuple[Card, ...], rules: FormalRules, discard: bool,
 
 
 def _search(hand: tuple[Card, ...], rules: FormalRules, discard: bool,
-            claim: int) -> tuple[WitnessArrangement, Outcome, int]:
+            claim: int) -> tuple[WitnessArrangement, ProofOutcome, int]:
     """The solver decides: an arrangement at most the claim (or any), then lower ones until
     none is left; the best witness, the outcome and the number of checks."""
     prover = _Prover(hand, rules, discard)
     attempt = prover.attempt
     first = attempt(claim) if claim >= 0 else None
     if first is None:
-        outcome: Outcome = "claim-too-low"
+        outcome: ProofOutcome = "claim-too-low"
         best = attempt(None)
         if best is None:  # pragma: no cover - every hand has an arrangement (no melds)
             raise FormalModelError("no arrangement at all")
@@ -264,7 +264,7 @@ def certify(
     quick = _confirmed(hand, formal, discard, bound, claim)
     if quick is not None:
         best, checks = quick
-        outcome: Outcome = "proved"
+        outcome: ProofOutcome = "proved"
     else:
         best, outcome, checks = _search(hand, formal, discard, claim)
     big_gin, big_gin_proof = None, None

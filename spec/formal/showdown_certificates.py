@@ -83,8 +83,29 @@ def _value(cards: Iterable[Card], rules: FormalRules) -> int:
     return sum(rank_value(rank_of(c), rules) for c in cards)
 
 
-def _text(cards: Iterable[Card]) -> str:
+def cards_text(cards: Iterable[Card]) -> str:
+    """Cards in card order, as a certificate's error messages show them ("none" for no card)."""
     return " ".join(card_str(c) for c in sorted(cards)) or "none"
+
+
+def layoff_choices(listed: Any, field: str, options: set[Cards], onto: str) -> list[tuple[str, Cards, Any]] | str:
+    """A certificate's list of layoff choices (``laid_off`` and ``certificate`` each) as
+    ``(where, cards laid off, certificate)``; or its first fault: a choice that cannot be laid
+    off onto ``onto``, or a possible choice of ``options`` that the list leaves out."""
+    if not isinstance(listed, list):
+        raise CertificateValueError(f"{field} must be a list, not {_kind(listed)}")
+    choices = []
+    for i, item in enumerate(listed):
+        at = f"{field}[{i}]"
+        entry = _fields(item, at, {"laid_off", "certificate"})
+        laid = frozenset(_cards(entry["laid_off"], f"{at}.laid_off"))
+        if laid not in options:
+            return f"{at}.laid_off: {cards_text(laid)} cannot be laid off onto {onto}"
+        choices.append((at, laid, entry["certificate"]))
+    missing = sorted(options - {laid for _, laid, _ in choices}, key=sorted)
+    if missing:
+        return f"{field}: laying off {cards_text(missing[0])} is possible and not covered"
+    return choices
 
 
 def _table(value: Any) -> list[tuple[str, tuple[Card, ...], tuple[Card, ...]]]:
@@ -146,7 +167,7 @@ def _problem(data: Any, certificates: Mapping[str, Mapping[str, Any]], stands: S
     theirs = [(m, a) for o, m, a in table if o == "defender"]
     for owner, meld, _ in table:
         if meld_shape(meld, rules) is None:
-            return f"table: {_text(meld)} ({owner}) is not a meld"
+            return f"table: {cards_text(meld)} ({owner}) is not a meld"
     problem = _split(k_hand, [m for m, _ in mine], "knocker") or _split(d_hand, [m for m, _ in theirs], "defender")
     if problem:
         return problem
@@ -162,15 +183,16 @@ def _problem(data: Any, certificates: Mapping[str, Mapping[str, Any]], stands: S
             return f"{problem} outside his melds"
         for meld, added in side:
             if added and not allowed:
-                return (f"table: {who} lays off {_text(added)}, which the rules forbid here "
+                return (f"table: {who} lays off {cards_text(added)}, which the rules forbid here "
                         "(LAYOFF.AFTER-GIN, LAYOFF.KNOCKER)")
             if added and frozenset(added) not in extensions(meld, added, rules, s["layoff_chain"]):
-                return f"table: {_text(added)} cannot be laid off onto {_text(meld)} (LAYOFF.FIT, LAYOFF.CHAIN)"
+                return (f"table: {cards_text(added)} cannot be laid off onto {cards_text(meld)} "
+                        "(LAYOFF.FIT, LAYOFF.CHAIN)")
     k_left = [c for c in declared_dead if all(c not in a for _, a in theirs)]
     d_left = [c for c in d_free if all(c not in a for _, a in mine)]
     for who, left, claim in (("knocker", k_left, claim_k), ("defender", d_left, claim_d)):
         if _value(left, rules) != claim:
-            return (f"deadwood.{who}: {claim}, but the {who}'s cards left ({_text(left)}) are worth "
+            return (f"deadwood.{who}: {claim}, but the {who}'s cards left ({cards_text(left)}) are worth "
                     f"{_value(left, rules)}")
     return (_knocker_least(top["knocker_least"], k_hand, declared, maximal, rules, certificates, stands)
             or _defender_least(top, [m for m, _ in mine], d_hand, claim_d, layoffs_ok, knocker_lays,
@@ -188,14 +210,14 @@ def _referenced(key: Any, where: str, hand: Iterable[Card], claim: int, rules: F
         return f"{where}: no certificate {key!r} in the file"
     if cert.get("question") != "deadwood" or sorted(cert.get("hand", [])) != sorted(card_str(c) for c in hand) \
             or cert.get("claim") != claim or cert.get("rules") != rules.to_json():
-        return f"{where}: {key!r} is not the deadwood question of {_text(hand)} with claim {claim}"
+        return f"{where}: {key!r} is not the deadwood question of {cards_text(hand)} with claim {claim}"
     ok, reason = stands(key, cert)
     if not ok:
         return f"{where}: {reason}"
     allowed = ("proved",) if exact else ("proved", "claim-too-low")
     if cert["outcome"] not in allowed:
         how = "not" if exact else "below the claimed"
-        return f"{where}: the least deadwood of {_text(hand)} is {cert['optimum']}, {how} {claim}"
+        return f"{where}: the least deadwood of {cards_text(hand)} is {cert['optimum']}, {how} {claim}"
     return None
 
 
@@ -216,22 +238,13 @@ def _defender_least(top: Mapping[str, Any], declared: Sequence[Sequence[Card]], 
         if listed is not None:
             return "defender_least: claimed only for best play without knocker layoffs"
         return None
-    if not isinstance(listed, list):
-        raise CertificateValueError(f"defender_least must be a list, not {_kind(listed)}")
     options = layoff_options(declared, hand, rules, chain, allowed=layoffs_ok)
-    seen: set[Cards] = set()
-    for i, item in enumerate(listed):
-        at = f"defender_least[{i}]"
-        entry = _fields(item, at, {"laid_off", "certificate"})
-        laid = frozenset(_cards(entry["laid_off"], f"{at}.laid_off"))
-        if laid not in options:
-            return f"{at}.laid_off: {_text(laid)} cannot be laid off onto the declaration"
-        seen.add(laid)
+    choices = layoff_choices(listed, "defender_least", options, "the declaration")
+    if isinstance(choices, str):
+        return choices
+    for at, laid, certificate in choices:
         kept = [c for c in hand if c not in laid]
-        problem = _referenced(entry["certificate"], at, kept, claim, rules, False, certificates, stands)
+        problem = _referenced(certificate, at, kept, claim, rules, False, certificates, stands)
         if problem:
             return problem
-    missing = sorted(options - seen, key=sorted)
-    if missing:
-        return f"defender_least: laying off {_text(missing[0])} is possible and not covered"
     return None

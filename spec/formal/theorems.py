@@ -8,7 +8,7 @@ hands), ``exhaustive`` (every case of a finite domain), or both.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final, Literal
 
@@ -19,9 +19,7 @@ from ginspec.spec.formal.definition import is_set, run_coverable, run_rank_masks
 from ginspec.spec.formal.encoding import ArrangementEncoding, Presence, symbolic_hand
 from ginspec.spec.formal.rules import (
     STANDARD,
-    VARIANTS,
     FormalRules,
-    is_circular,
     positions_of,
     rank_at,
     rank_value,
@@ -322,16 +320,6 @@ def _locally_maximal(
 def _occupied(enc: ArrangementEncoding, suit: int, position: int) -> z3.BoolRef:
     held = enc._occupied(suit, position)
     return z3.BoolVal(held) if isinstance(held, bool) else held
-
-
-MODEL_THEOREMS: Final[tuple[tuple[str, Callable[[], TheoremResult]], ...]] = tuple(
-    [(f"ENCODING-EXACT {r.variant}", lambda r=r: encoding_exact(r)) for r in VARIANTS]
-    + [(f"STRETCH-COVER {r.variant}", lambda r=r: stretch_cover(r)) for r in VARIANTS
-       if is_circular(r) or not r.ace_high_runs]
-    + [(f"SUIT-INDEPENDENCE {r.variant}", lambda r=r: suit_independence(r)) for r in VARIANTS]
-    + [(f"SUIT-PERMUTATION {r.variant}", lambda r=r: suit_permutation(r)) for r in VARIANTS]
-)
-"""Every model theorem with its variant, for docs and tests."""
 
 
 # --- ENCODING-EXACT, the rest: the set constraint, the discard constraint, the pruning ----------

@@ -32,16 +32,16 @@ from ginspec.spec.formal.certificate import (
     Certificate,
     CertificateError,
     CertificateValueError,
-    Outcome,
-    Question,
+    ProofOutcome,
+    QuestionKind,
     certify,
 )
 from ginspec.spec.formal.definition import arrangement_deadwood
 from ginspec.spec.formal.encoding import WitnessArrangement
 from ginspec.spec.formal.rules import FormalRules
 
-QUESTIONS: Final[tuple[Question, ...]] = ("deadwood", "deadwood-after-discard")
-OUTCOMES: Final[tuple[Outcome, ...]] = ("proved", "claim-too-high", "claim-too-low")
+QUESTIONS: Final[tuple[QuestionKind, ...]] = ("deadwood", "deadwood-after-discard")
+OUTCOMES: Final[tuple[ProofOutcome, ...]] = ("proved", "claim-too-high", "claim-too-low")
 _TOP: Final = {"hand", "rules", "question", "claim", "outcome", "optimum", "witness", "unsat_below",
                "encoding", "lower_bound", "solver"}
 _AFTER: Final = {"gin", "knock_limit", "can_knock", "big_gin", "big_gin_proof"}
