@@ -37,6 +37,7 @@ from ginspec.conformance.adapters.base import (
 )
 from ginspec.conformance.cases import Case, CaseFormatError
 from ginspec.conformance.cases.expectations import Plan, QueryPlan, ask, choose
+from ginspec.conformance.cases.unsent_refusals import BY_OBSERVATION, FORFEIT, check_unsent, refused_code
 from ginspec.conformance.compare import (
     check_checkpoint,
     check_query,
@@ -257,6 +258,8 @@ class Runner:
         self.expect_fail = dict(expect_fail or {})
         self.codes = "rejection-codes" in hello.capabilities
         self.legal = "legal-actions" in hello.capabilities
+        self.forfeits = FORFEIT in hello.capabilities
+        """The engine is sent no illegal action: refused steps are asked from the position."""
         self._opened = False
         """Whether the current case's opening request was answered (after it, declining is a
         protocol error)."""
@@ -414,6 +417,13 @@ class Runner:
                 break
             step = steps[i]
             player = step["player"]
+            if self.forfeits and step["expect"] != "accepted":
+                bad = self._unsent(step)
+                if bad:
+                    return CaseResult(case, "fail", step.get("clause") or _first_clause(case),
+                                      step=i, where="step", mismatch=bad, profile=profile,
+                                      automatic=plan.automatic)
+                continue
             verdict = apply(player if player == "chance" else int(player), str(step["action"]))
             if not hasattr(verdict, "accepted"):
                 raise AdapterFault(f"apply returned {verdict!r}, not a Verdict", kind="protocol")
@@ -443,6 +453,15 @@ class Runner:
                 return CaseResult(case, "fail", blame, where="result", mismatch=bad,
                                actual=actual, suspects=case.decides, profile=profile, automatic=plan.automatic)
         return CaseResult(case, "pass", profile=profile, automatic=plan.automatic)
+
+    def _unsent(self, step: Mapping[str, Any]) -> Mismatch | None:
+        """A refused step asked without sending it (``illegal.forfeit``): the observation shows
+        the turn or the hand's end, else the legal actions leave the action out."""
+        if refused_code(step) in BY_OBSERVATION:
+            return check_unsent(step, self.adapter.observe(), None)
+        legal = self.adapter.legal_actions()
+        check_action_texts(legal)
+        return check_unsent(step, None, legal)
 
     def _phase_suspects(self) -> tuple[str, ...]:
         """The clause of the phase the adapter is in after a diverging step (best effort)."""

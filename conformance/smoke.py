@@ -14,6 +14,7 @@ from typing import Any, TextIO
 from ginspec.conformance.adapters.base import Adapter, AdapterFault, Hello, Unsupported
 from ginspec.conformance.cases.model import CAPABILITIES
 from ginspec.conformance.cases.query_kinds import QUERY_KINDS
+from ginspec.conformance.cases.unsent_refusals import FORFEIT
 
 SMOKE_DEAL = {"dealer": 0, "deck": [r + s for s in "CDHS" for r in "A23456789TJQK"]}
 
@@ -91,7 +92,8 @@ def smoke(adapter: Adapter, hello: Hello, out: TextIO) -> int:
                     else f"expected a non-empty list of action strings: {a!r}"
                 ),
             )
-        if isinstance(obs, dict) and obs.get("to_act") in (0, 1):
+        if isinstance(obs, dict) and obs.get("to_act") in (0, 1) and \
+                (legal or FORFEIT not in hello.capabilities):  # never an illegal try for it
             action = legal[0] if legal else "draw-stock"
             attempt(
                 f"apply {action}",

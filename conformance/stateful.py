@@ -308,7 +308,8 @@ class LiveMachine(Lockstep):
             action = self._sensible("discard", options) if "discard" in allowed else options[0]
         self._play(action)
 
-    @precondition(lambda self: self.playing and len(self.trace.steps) % PROBE_EVERY == 0)
+    @precondition(lambda self: self.playing and self.run.refuses
+                  and len(self.trace.steps) % PROBE_EVERY == 0)
     @rule(pick=PICK)
     def illegal(self, pick: int) -> None:
         """An action the reference refuses: the adapter must refuse it the same way and

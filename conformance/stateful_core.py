@@ -13,6 +13,7 @@ from typing import Any, ClassVar, Final
 
 from ginspec.conformance.adapters.base import Adapter, Hello, Verdict
 from ginspec.conformance.adapters.reference_table import TABLE_PROFILES
+from ginspec.conformance.cases.unsent_refusals import FORFEIT
 from ginspec.conformance.compare import check_checkpoint, check_verdict
 from ginspec.conformance.mismatch import Mismatch
 from ginspec.reference.game import rules_for_profile
@@ -147,6 +148,8 @@ class LiveRun:
         caps = set(self.hello.capabilities)
         self.legal = "legal-actions" in caps
         self.codes = "rejection-codes" in caps
+        self.refuses = FORFEIT not in caps
+        """Whether the engine may be sent an illegal action (it does not declare illegal.forfeit)."""
         if self.players is not None:
             self.table_rules, self.game_queries = check_table_run(self)
             self.matches = True  # whole games to the penalty limit

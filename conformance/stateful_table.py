@@ -200,7 +200,8 @@ class TableMachine(Lockstep):
         if rest:
             self._play(rest[0])
 
-    @precondition(lambda self: self.playing and len(self.trace.steps) % PROBE_EVERY == 0)
+    @precondition(lambda self: self.playing and self.run.refuses
+                  and len(self.trace.steps) % PROBE_EVERY == 0)
     @rule(pick=PICK)
     def illegal(self, pick: int) -> None:
         """An action the reference refuses: the adapter must refuse it with the same code and

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from ginspec.conformance.cases.model import Case
+from ginspec.conformance.cases.unsent_refusals import unsent_needs
 from ginspec.spec.errors import GinspecError
 from ginspec.spec.parameters import value_text
 from ginspec.spec.profiles import ruleset
@@ -129,6 +130,7 @@ def choose(case: Case, declared: Sequence[str], capabilities: Sequence[str],
     seen = False
     first_reason = None
     lacks: list[str] = []  # capabilities missing under a profile whose overrides it lacks
+    unsent: str | None = None  # why an engine that forfeits cannot be asked a refused step
     for profile in order:
         reason = allowed(profile)
         if reason is not None:
@@ -140,12 +142,18 @@ def choose(case: Case, declared: Sequence[str], capabilities: Sequence[str],
         for candidate in _plans(case, profile):
             seen = True
             lacking = [c for c in candidate.requires if c not in capabilities]
+            needs, why = unsent_needs(candidate.steps, capabilities)
+            if why is not None:
+                unsent = unsent or why
+                continue
+            lacking += [c for c in needs if c not in lacking]
             if not lacking:
                 return candidate
             if not missing or len(lacking) < len(missing):
                 missing = lacking
     if seen:
-        return f"capability {', '.join(missing)} not declared"
+        return f"capability {', '.join(missing)} not declared" if missing or unsent is None \
+            else unsent
     if lacks:  # a capability the engine lacks excludes the case before any rule value does
         return f"capability {', '.join(lacks)} not declared"
     named = {p for g in case.unplayable for p in g["profiles"]}

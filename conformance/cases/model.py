@@ -31,6 +31,9 @@ CAPABILITIES: Final[dict[str, str]] = {
     "`declare` step; judged on the best declaration (SHOWDOWN.BEST-PLAY)",
     "layoff.automatic": "spreads and lays off for the defender itself: no `meld`, `layoff` or "
     "`done` steps; judged on the defender's best spread (SHOWDOWN.DEFENDER-SPREAD, LAYOFF.*)",
+    "illegal.forfeit": "does not refuse an illegal action (it forfeits the game, or fails): is "
+    "sent none; each refused step is asked from the position instead (the turn, the hand's end, "
+    "or its absence from the legal actions, ACTION.REJECTION)",
     "deal.engine": "shuffles and deals for itself: `new_hand` names only the dealer and `dealt` "
     "reports the deal it made, which is checked (DEAL.*) and then played",
     **{f"table-game.{n}": f"plays hands of seed 001's table game for {n} players (TABLE.*)"
