@@ -150,6 +150,11 @@ def check_checkpoint(
                 return Mismatch("legal_count", want, got_n)
             continue
         seen = observation.get(name)
+        if name == "hands":  # each seat's cards, in any order (observe.hands)
+            if not isinstance(seen, list) or len(seen) != len(want) or any(
+                    canonical_cards(g) != canonical_cards(w) for g, w in zip(seen, want, strict=False)):
+                return Mismatch(name, want, seen, "each seat's cards, in any order")
+            continue
         if isinstance(want, bool) != isinstance(seen, bool) or seen != want:
             return Mismatch(name, want, seen)
     return None

@@ -69,6 +69,9 @@ def _check_layoffs(want: Sequence[str], got: Any, accepted: Sequence[Sequence[st
 def _check_ruling(
     query: Mapping[str, Any], expect: Mapping[str, Any], answer: Mapping[str, Any],
 ) -> Mismatch | None:
+    illegal = "illegal_knock"  # whether the knock is legal at all comes before its deadwood
+    if "outcome" in expect and (expect["outcome"] == illegal) != (answer.get("outcome") == illegal):
+        return same("outcome", expect["outcome"], answer)
     for name in ("deadwood", "outcome", "points"):  # the outcome compares the deadwood
         if name in expect:
             bad = same(name, expect[name], answer)

@@ -25,6 +25,16 @@ class Mismatch:
         return f"{text} ({self.note})" if self.note else text
 
 
+def answer_key(field: str, value: Any) -> str:
+    """The ``blame`` key of a query case for one answer to a field (``field:value``, a string
+    as it is, anything else as JSON: ``valid:false``, ``outcome:illegal_knock``): the clause
+    deciding that an engine answering so is wrong, where it differs from the field's own."""
+    import json
+
+    text = value if isinstance(value, str) else json.dumps(value, sort_keys=True, default=str)
+    return f"{field}:{text}"
+
+
 def canonical_cards(tokens: Any) -> list[str] | None:
     """Tokens in canonical spelling and display order; None when not a list of card tokens."""
     if not isinstance(tokens, list):

@@ -44,7 +44,7 @@ from ginspec.conformance.compare import (
     check_result,
     check_verdict,
 )
-from ginspec.conformance.mismatch import Mismatch
+from ginspec.conformance.mismatch import Mismatch, answer_key
 
 STATUSES: Final = ("pass", "fail", "error", "skip", "declined", "xfail", "xpass")
 
@@ -260,6 +260,8 @@ class Runner:
         self.legal = "legal-actions" in hello.capabilities
         self.forfeits = FORFEIT in hello.capabilities
         """The engine is sent no illegal action: refused steps are asked from the position."""
+        self.hands = "observe.hands" in hello.capabilities
+        """Checkpoints compare the players' cards (``hands``) only for an engine that reports them."""
         self._opened = False
         """Whether the current case's opening request was answered (after it, declining is a
         protocol error)."""
@@ -374,7 +376,8 @@ class Runner:
                               profile=profile, codes=self.codes)
             if bad:
                 recorded = case.blame if question is None else question.blame
-                blame = recorded.get(bad.field) or _result_blame(case, bad.field) or \
+                blame = recorded.get(answer_key(bad.field, bad.actual)) or \
+                    recorded.get(bad.field) or _result_blame(case, bad.field) or \
                     (case.decides[0] if len(case.decides) == 1 else None) or \
                     RESULT_CLAUSES.get(bad.field)
                 return CaseResult(case, "fail", self._culprit(case, blame), where="query",
@@ -433,8 +436,9 @@ class Runner:
             if bad:
                 want = step["expect"]
                 expected_code = None if want == "accepted" else str(want["rejected"])
-                against = step.get("against", {}).get(verdict.code or "") \
-                    if want == "accepted" else None  # a wrong code: the expected refusal's
+                # the rule the engine applies wrongly: the one permitting the step against its
+                # refusal code, or saying a refusal is not for that code; else the step's clause
+                against = step.get("against", {}).get(verdict.code or "")
                 return CaseResult(case, "fail", against or step.get("clause") or _first_clause(case),
                                step=i,
                                where="step", mismatch=bad,
@@ -471,6 +475,8 @@ class Runner:
             return ()
 
     def _checkpoint(self, point: Mapping[str, Any]) -> Mismatch | None:
+        if "hands" in point and not self.hands:
+            point = {k: v for k, v in point.items() if k != "hands"}
         wants_legal = any(k in point for k in ("legal_actions", "legal_count", "legal_includes",
                                                 "legal_excludes"))
         legal = self.adapter.legal_actions() if wants_legal else None

@@ -16,11 +16,12 @@ from ginspec.reference.game import Deal, HandState, Rejection, format_action, ru
 from ginspec.reference.game.match import MatchState
 from ginspec.reference.game.state import CHANCE, Phase
 from ginspec.reference.melds import Meld
-from ginspec.spec.cards import card_str, cards_of
+from ginspec.spec.cards import card_str, cards_of, sort_key
 from ginspec.spec.profiles import profiles, ruleset
 
 GAME_CAPABILITIES: Final[tuple[str, ...]] = (
     "hand", "match", "legal-actions", "rejection-codes", "melding.explicit", "layoff.explicit",
+    "observe.hands",
 )
 CHANCE_PLAYER: Final = "chance"
 ACCEPTED: Final = Verdict.ok()
@@ -186,7 +187,10 @@ class GameDriver:
         return match
 
     def observe(self) -> JSONObject:
-        obs = observation(self.state())
+        state = self.state()
+        obs = observation(state)
+        obs["hands"] = [[card_str(c) for c in sorted(cards_of(h), key=sort_key)]
+                        for h in state.hands]  # observe.hands
         if self.match is not None:
             obs["match_scores"] = list(self.match.scores)
             obs["hand_number"] = self.match.hand_number

@@ -25,6 +25,7 @@ CAPABILITIES: Final[dict[str, str]] = {
     "match": "plays whole matches from a list of explicit deals",
     "legal-actions": "lists the legal actions of a position",
     "rejection-codes": "names the typed rejection code of an illegal action",
+    "observe.hands": "reports the cards each player holds in the observation (`hands`)",
     "melding.explicit": "the knocker and defender declare their melds as actions",
     "layoff.explicit": "the defender lays off one card at a time as actions",
     "melding.automatic": "arranges the knocker's melds itself when the knock is applied: no "

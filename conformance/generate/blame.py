@@ -14,6 +14,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ginspec.conformance.adapters.reference_game import GameDriver
+from ginspec.conformance.mismatch import answer_key
 from ginspec.reference.game.deal import split_deck
 from ginspec.reference.game.state import Phase
 from ginspec.reference.melds import min_deadwood
@@ -51,19 +52,32 @@ def _run_rule_refusal(state: Any, rejection: Any) -> str | None:
     """A knock refused over the limit that a wider run rule would allow: the run rule decides
     (MELD.RUN.ACE-LOW when Q-K-A would rescue it, MELD.RUN.NO-WRAP when a run turning the corner
     would), not the count (KNOCK.ELIGIBLE)."""
-    from dataclasses import replace
-
     words = rejection.action.split()
     if rejection.code.value != "KNOCK_OVER_LIMIT" or len(words) != 2 or state.to_move not in (0, 1):
         return None
     rest = state.hands[state.to_move] & ~(1 << parse_card(words[1]))
-    rules = state.rules.meld_rules
+    return _wider_run_rule(rest, state.knock_limit, state.rules.meld_rules)
+
+
+def _wider_rules(rules: Any) -> list[tuple[str, Any]]:
+    """The run rules wider than ``rules`` (a MeldRules), narrowest first, each with its
+    parameter: Q-K-A allowed (``ace_high_runs``), then runs turning the corner as well."""
+    from dataclasses import replace
+
     wider = [("ace_high_runs", replace(rules, ace_high_runs=True)),
              ("wraparound_runs", replace(rules, ace_high_runs=True, wraparound_runs=True))]
-    for name, alt in wider:
-        if alt != rules and min_deadwood(rest, alt) <= state.knock_limit:
-            return parameters()[name].clause
-    return None
+    return [(parameters()[name].clause, alt) for name, alt in wider if alt != rules]
+
+
+def _wider_run_rule(cards: int, limit: int, rules: Any, discard: bool = False) -> str | None:
+    """The clause of the narrowest wider run rule (MELD.RUN.ACE-LOW, MELD.RUN.NO-WRAP) under
+    which ``cards`` (after the best discard, with ``discard``) would have deadwood within
+    ``limit``, when they do not under ``rules``; None if none would."""
+    from ginspec.reference.melds import min_deadwood_after_discard
+
+    least = min_deadwood_after_discard if discard else min_deadwood
+    return next((clause for clause, alt in _wider_rules(rules) if least(cards, alt) <= limit),
+                None)
 
 
 def opens_later_hand(adapter: Any) -> str | None:
@@ -150,10 +164,14 @@ def step_against(state: Any, action: str, opening: str | None, ended: str | None
             tight = state.after_discard().get(card) == state.knock_limit
             out["KNOCK_OVER_LIMIT"] = _limit_clause(rules) if tight else "KNOCK.ELIGIBLE"
     if verb == "declare" and state.knocker is not None:
-
-        tight = min_deadwood(state.hands[state.knocker], rules.meld_rules) == state.knock_limit
+        tight = _declared_deadwood(state, action) == state.knock_limit
         out["DECLARATION_OVER_LIMIT"] = _limit_clause(rules) if tight else \
             "SHOWDOWN.DECLARATION"
+        if rules.gin_compulsory and not state.gin_required and state.knock_card is not None:
+            held = state.hands[state.knocker] | 1 << state.knock_card  # gin at the knock would
+            wider = _wider_run_rule(held, 0, rules.meld_rules, discard=True)  # force gin
+            if wider:
+                out["DECLARATION_OVER_LIMIT"] = wider
     if phase in (Phase.DEFENDER_MELD, Phase.DEFENDER_LAYOFF, Phase.KNOCKER_LAYOFF):
         if state.gin:
             out["HAND_OVER"] = out["LAYOFF_AFTER_GIN"] = "LAYOFF.AFTER-GIN"
@@ -167,6 +185,38 @@ def step_against(state: Any, action: str, opening: str | None, ended: str | None
         target = "OKLAHOMA.TARGET" if rules.knock_limit_from_upcard else "MATCH.TARGET"
         out.update(HAND_OVER=target, NOT_YOUR_TURN=opening, WRONG_DEALER=opening)
     return out
+
+
+def refusal_against(state: Any, action: str, code: str | None,
+                    opening: str | None) -> dict[str, str]:
+    """For an action the reference refuses in ``state`` with ``code``: another refusal code ->
+    the rule that says the action is not refused for that reason (the same rules as
+    :func:`step_against`: the first-turn rule against a wrong phase or turn at a hand's first
+    action, the knock limit against ``KNOCK_OVER_LIMIT`` or ``DECLARATION_OVER_LIMIT`` when the
+    deadwood is exactly the limit, DEAL.HANDS against ``CARD_NOT_IN_HAND`` for a dealt card).
+    An engine that refuses the action with that code applies the rule wrongly. A refusal for
+    the turn or the phase keeps its own clause against another of those codes: which of them
+    applies is ACTION.TURN-ORDER's and ACTION.PHASE's, not the first turn's."""
+    turn = ("WRONG_PHASE", "NOT_YOUR_TURN", "HAND_OVER")
+    return {k: v for k, v in step_against(state, action, opening, None).items()
+            if k != code and not (code in turn and k in turn)}
+
+
+def _declared_deadwood(state: Any, action: str) -> int | None:
+    """The knocker's declared deadwood (SHOWDOWN.DECLARATION) if he declared ``action``: the
+    value of the cards he holds in none of its melds (None for a malformed declaration)."""
+    from ginspec.reference.game import MalformedAction, parse_action
+
+    try:
+        melds = parse_action(action).melds
+    except MalformedAction:
+        return None
+    used = 0
+    for group in melds:
+        used |= int(mask_of(group))
+    rest = state.hands[state.knocker] & ~used
+    ace = state.rules.meld_rules.ace_value
+    return sum(card_value(c, ace) for c in cards_of(rest))
 
 
 def score_blame(trail: Sequence[str], points: Sequence[int]) -> dict[str, str]:
@@ -199,7 +249,8 @@ def _legal_blame(state: Any, point: Mapping[str, Any]) -> dict[str, str]:
     """For a checkpoint's legal actions: action -> the clause deciding whether it is legal now
     (a refused action: its rejection's clause; a legal one: the rule it is legal against, from
     :func:`step_against`, when a rule and not the position decides), and ``*`` -> the clause for
-    an action the engine offers that is not listed (the limit, in the declare phase)."""
+    an action the engine offers that is not listed (in the declare phase the limit, or
+    KNOCK.GIN-COMPULSORY when the knocker had to go gin)."""
 
     listed = {a for k in ("legal_actions", "legal_includes", "legal_excludes")
               for a in point.get(k, [])}
@@ -223,8 +274,43 @@ def _legal_blame(state: Any, point: Mapping[str, Any]) -> dict[str, str]:
             if permits.get(code) not in (None, "KNOCK.ELIGIBLE", "SHOWDOWN.DECLARATION"):
                 out[action] = permits[code]  # a rule, not the hand's own count, decides
                 break
-    if state.phase is Phase.DECLARE and "legal_actions" in point:
-        out["*"] = _limit_clause(state.rules)
+    if "legal_actions" in point:
+        out.update({a: c for a, c in _wider_spreads(state).items() if a not in out})
+    if state.phase is Phase.DECLARE and "legal_actions" in point:  # a declaration not listed
+        # has too much deadwood: over the limit, or any at all when the knocker had to go gin
+        out["*"] = "KNOCK.GIN-COMPULSORY" if state.gin_required else _limit_clause(state.rules)
+    return out
+
+
+def _wider_spreads(state: Any) -> dict[str, str]:
+    """In the declare or defender-meld phase: each declaration or spread the rules refuse that
+    a wider run rule would allow (a group that is a run only with Q-K-A, or turning the corner)
+    -> that rule (MELD.RUN.ACE-LOW, MELD.RUN.NO-WRAP), narrowest first."""
+    from dataclasses import replace
+
+    from ginspec.reference.game import showdown
+    from ginspec.reference.game.actions import Action, Kind, canonical_melds, format_action
+    from ginspec.reference.melds import check_meld
+
+    if state.phase not in (Phase.DECLARE, Phase.DEFENDER_MELD) or state.to_move not in (0, 1):
+        return {}
+    hand = state.hands[state.to_move]
+    rules = state.rules.meld_rules
+    out: dict[str, str] = {}
+    for clause, alt in _wider_rules(rules):
+        if state.phase is Phase.DECLARE:
+            srules = replace(state._srules(), meld_rules=alt)
+            spreads = [d.melds for d in showdown.legal_declarations(hand, srules)]
+            kind = Kind.DECLARE
+        else:
+            spreads = list(showdown.disjoint_meld_sets(hand, alt))
+            kind = Kind.MELD
+        for melds in spreads:
+            if all(check_meld(m.cards, rules).valid for m in melds):
+                continue  # no wider run in it: the rules decide it as they stand
+            text = format_action(Action(kind, melds=canonical_melds(m.cards for m in melds)), alt)
+            if text not in out and state.rejection(text, state.to_move) is not None:
+                out[text] = clause
     return out
 
 
@@ -281,7 +367,7 @@ def point_blame(adapter: Any, point: Mapping[str, Any]) -> dict[str, str]:
         later = opens_later_hand(adapter)
         first = later or _first_turn_clause(rules)
         eleven = rules.eleven_card_start and not later
-        dealt = {"hand_sizes": "DEAL.HANDS", "discard_top": "DEAL.UPCARD",
+        dealt = {"hand_sizes": "DEAL.HANDS", "hands": "DEAL.HANDS", "discard_top": "DEAL.UPCARD",
                  "stock_size": "DEAL.STOCK"}
         for name in point:
             if name.startswith("legal_"):
@@ -341,6 +427,7 @@ def query_blame(case: Any, profile: str | None, answer: Mapping[str, Any]) -> di
             raise GinspecError(f"case {case.id}: no clause decides query field {name!r} "
                                f"({what}): name one in source blame.{name}")
         out[name] = str(clause)
+    out.update({k: v for k, v in decided.items() if ":" in k})  # one wrong answer's clause
     return out
 
 
@@ -369,6 +456,66 @@ def _knock_blame(query: Mapping[str, Any], params: Mapping[str, Any],
     return {"deadwood": "KNOCK.ELIGIBLE", "best_discards": "KNOCK.ELIGIBLE",
             "can_knock": _limit_clause(game_rules(params)) if tight else "KNOCK.ELIGIBLE",
             "gin": "KNOCK.GIN", "big_gin": "KNOCK.BIG-GIN"}
+
+
+def _deadwood_blame(query: Mapping[str, Any], params: Mapping[str, Any],
+                    answer: Mapping[str, Any]) -> dict[str, str]:
+    """``deadwood``: the answer a wider run rule would give is that rule's
+    (``deadwood:<n>`` -> MELD.RUN.ACE-LOW, MELD.RUN.NO-WRAP); and when no two melds of the hand
+    share a card there is one way to meld it (every meld), so the values of the cards left over
+    decide it (CARD.VALUE), not a choice among arrangements (DEADWOOD.MINIMUM)."""
+    from ginspec.reference.melds import all_melds
+
+    try:
+        cards = [parse_card(str(c)) for c in query["cards"]]
+    except CardError:
+        return {}
+    rules = _rules_of(params).meld_rules
+    least = min_deadwood(cards, rules)
+    out: dict[str, str] = {}
+    for clause, alt in _wider_rules(rules):
+        other = min_deadwood(cards, alt)
+        if other != least:
+            out.setdefault(answer_key("deadwood", other), clause)
+    used = 0
+    for meld in all_melds(cards, rules):
+        mask = int(mask_of(meld.cards))
+        if used & mask:
+            return out
+        used |= mask
+    return {**out, "deadwood": "CARD.VALUE"}
+
+
+def _declaration_blame(query: Mapping[str, Any], params: Mapping[str, Any],
+                       answer: Mapping[str, Any]) -> dict[str, str]:
+    """``declaration``: a group that is a run only under a wider run rule is that rule's
+    (MELD.RUN.ACE-LOW, MELD.RUN.NO-WRAP); a declared deadwood exactly at the knock limit makes
+    the limit decide an answer that it is over the limit (``valid:false``,
+    ``code:DECLARATION_OVER_LIMIT``)."""
+    from ginspec.reference.melds import check_meld
+    from ginspec.reference.scoring import knock_limit_for
+
+    rules = _rules_of(params)
+    try:
+        groups = [[parse_card(str(c)) for c in g] for g in query["melds"]]
+        held = int(mask_of([parse_card(str(c)) for c in query["cards"]]))
+        limit = knock_limit_for(params, parse_card(str(query["upcard"]))
+                                if query.get("upcard") is not None else None)
+    except GinspecError:
+        return {}
+    for group in groups:
+        if not check_meld(group, rules.meld_rules).valid:
+            wider = next((c for c, alt in _wider_rules(rules.meld_rules)
+                          if check_meld(group, alt).valid), None)
+            return {"valid": wider, "code": wider} if wider else {}
+    used = 0
+    for group in groups:
+        used |= int(mask_of(group))
+    deadwood = sum(card_value(c, rules.meld_rules.ace_value) for c in cards_of(held & ~used))
+    if deadwood != limit:
+        return {}
+    clause = _limit_clause(rules)
+    return {"valid:false": clause, "code:DECLARATION_OVER_LIMIT": clause}
 
 
 def _hand_score(query: Mapping[str, Any], params: Mapping[str, Any], item: Sequence[Any]) -> Any:
@@ -415,9 +562,21 @@ def _score_blame(query: Mapping[str, Any], params: Mapping[str, Any],
 def _adjudicate_blame(query: Mapping[str, Any], params: Mapping[str, Any],
                       answer: Mapping[str, Any]) -> dict[str, str]:
     """``adjudicate``: SHOWDOWN.COMPARE decides the outcome when the defender's layoffs turn
-    the comparison (his deadwood before them would give another outcome)."""
+    the comparison (his deadwood before them would give another outcome); LAYOFF.CHAIN the
+    deadwood when the other chain rule would leave the defender other deadwood against the
+    ruled declaration."""
     out: dict[str, str] = {}
     deadwood, outcome = answer.get("deadwood"), answer.get("outcome")
+    ruling = _ruling(query, params)
+    if ruling is not None and ruling.declaration is not None and ruling.defence is not None \
+            and ruling.defender_deadwood is not None and _chain_decides(
+                ruling.declaration.melds, [parse_card(str(c)) for c in query["defender"]],
+                params, ruling.knocker_deadwood == 0, ruling.defender_deadwood):
+        out["deadwood"] = "LAYOFF.CHAIN"  # the chain rule decides the defender's deadwood
+    elif ruling is not None and ruling.declaration is not None:
+        out.update(_ruling_run_rule(query, params, ruling))  # a wider run rule's deadwood
+    if ruling is not None:
+        out.update(_legality_blame(query, params, ruling))
     laid = answer.get("layoffs") if "layoffs" in answer else _ruled_layoffs(query, params)
     if isinstance(deadwood, Mapping) and outcome in ("knock", "undercut", "tie") and laid:
         ace = int(params.get("ace_value", parameters()["ace_value"].default))
@@ -429,9 +588,8 @@ def _adjudicate_blame(query: Mapping[str, Any], params: Mapping[str, Any],
     return out
 
 
-def _ruled_layoffs(query: Mapping[str, Any], params: Mapping[str, Any]) -> list[str]:
-    """The defender's layoffs in the reference's ruling on an ``adjudicate`` question (for an
-    expectation that does not list them): what turns the comparison (SHOWDOWN.COMPARE)."""
+def _ruling(query: Mapping[str, Any], params: Mapping[str, Any]) -> Any:
+    """The reference's ruling on an ``adjudicate`` question (None for an input error)."""
     from ginspec.reference.adjudicate import adjudicate
 
     def cards(tokens: Any) -> list[int]:
@@ -439,14 +597,99 @@ def _ruled_layoffs(query: Mapping[str, Any], params: Mapping[str, Any]) -> list[
 
     try:
         melds = query.get("knocker_melds")
-        ruling = adjudicate(cards(query["knocker"]), cards(query["defender"]), params,
-                            knocker_melds=None if melds is None else [cards(m) for m in melds],
-                            upcard=None if query.get("upcard") is None
-                            else parse_card(str(query["upcard"]))).to_json()
+        return adjudicate(cards(query["knocker"]), cards(query["defender"]), params,
+                          knocker_melds=None if melds is None else [cards(m) for m in melds],
+                          upcard=None if query.get("upcard") is None
+                          else parse_card(str(query["upcard"])))
     except GinspecError:
-        return []
-    defence = ruling.get("defender") or {}
+        return None
+
+
+def _ruled_layoffs(query: Mapping[str, Any], params: Mapping[str, Any]) -> list[str]:
+    """The defender's layoffs in the reference's ruling on an ``adjudicate`` question (for an
+    expectation that does not list them): what turns the comparison (SHOWDOWN.COMPARE)."""
+    ruling = _ruling(query, params)
+    defence = (None if ruling is None else ruling.to_json().get("defender")) or {}
     return [str(lay["card"]) for lay in defence.get("layoffs", [])]
+
+
+def _ruling_run_rule(query: Mapping[str, Any], params: Mapping[str, Any],
+                     ruling: Any) -> dict[str, str]:
+    """``deadwood:<answer>`` -> the wider run rule (MELD.RUN.ACE-LOW, MELD.RUN.NO-WRAP) under
+    which the ruling on an ``adjudicate`` question would give that other deadwood (only where a
+    suit of the two hands holds its king and ace: no other hand has a run a wider rule adds)."""
+    cards = [parse_card(str(c)) for c in (*query["knocker"], *query["defender"])]
+    if not any(13 * s + 12 in cards and 13 * s in cards for s in range(4)):
+        return {}
+    out: dict[str, str] = {}
+    for clause, alt in _wider_rules(_rules_of(params).meld_rules):
+        other = _ruling(query, {**params, "ace_high_runs": True,
+                                "wraparound_runs": alt.wraparound_runs})
+        if other is not None and other.knocker_deadwood is not None and (
+                other.knocker_deadwood, other.defender_deadwood) != (
+                ruling.knocker_deadwood, ruling.defender_deadwood):
+            deadwood = {"knocker": other.knocker_deadwood, "defender": other.defender_deadwood}
+            out.setdefault(answer_key("deadwood", deadwood), clause)
+    return out
+
+
+def _legality_blame(query: Mapping[str, Any], params: Mapping[str, Any],
+                    ruling: Any) -> dict[str, str]:
+    """Whether the knock is legal at all (``adjudicate``): for a legal knock whose declared
+    deadwood is exactly the limit, the limit decides an answer ``illegal_knock``; for an illegal
+    one, a wider run rule that would make it legal (MELD.RUN.ACE-LOW, MELD.RUN.NO-WRAP), else the
+    limit when the knocker's least deadwood is one above it, decides the outcome."""
+    limit_clause = _limit_clause(_rules_of(params))
+    if ruling.outcome != "illegal_knock":
+        if ruling.knocker_deadwood == ruling.knock_limit:
+            return {"outcome:illegal_knock": limit_clause}
+        return {}
+    if query.get("knocker_melds") is not None:
+        return {}
+    knocker = int(mask_of([parse_card(str(c)) for c in query["knocker"]]))
+    eleven = len(query["knocker"]) == 11
+    meld_rules = _rules_of(params).meld_rules
+    wider = _wider_run_rule(knocker, ruling.knock_limit, meld_rules, discard=eleven)
+    if wider:
+        return {"outcome": wider}
+    from ginspec.reference.melds import min_deadwood_after_discard
+
+    least = (min_deadwood_after_discard if eleven else min_deadwood)(knocker, meld_rules)
+    return {"outcome": limit_clause} if least == ruling.knock_limit + 1 else {}
+
+
+def _chain_decides(melds: Sequence[Any], defender: Sequence[int], params: Mapping[str, Any],
+                   gin: bool, deadwood: int) -> bool:
+    """Whether the chain rule decides the defender's least ``deadwood`` against the knocker's
+    ``melds``: with the other ``layoff_chain`` (LAYOFF.CHAIN) his best defence keeps another."""
+    from dataclasses import replace
+
+    from ginspec.reference.layoffs import ShowdownRules, best_defence
+
+    rules = ShowdownRules.from_params(dict(params))
+    other = replace(rules, layoff_chain="unlimited") if rules.layoff_chain == "original_melds_only" \
+        else replace(rules, layoff_chain="original_melds_only")
+    return bool(best_defence(melds, defender, other, gin=gin).deadwood != deadwood)
+
+
+def _defence_blame(query: Mapping[str, Any], params: Mapping[str, Any],
+                   answer: Mapping[str, Any]) -> dict[str, str]:
+    """``defence``: LAYOFF.CHAIN decides the deadwood and the layoffs when the other chain rule
+    would leave the defender other deadwood (a layoff onto a laid-off card, or one refused)."""
+    from ginspec.reference.melds import Meld
+
+    deadwood = answer.get("deadwood")
+    if not isinstance(deadwood, int):
+        return {}
+    try:
+        melds = [Meld.parse(" ".join(str(c) for c in m), _rules_of(params).meld_rules)
+                 for m in query["knocker_melds"]]
+        cards = [parse_card(str(c)) for c in query["cards"]]
+    except GinspecError:
+        return {}
+    if not _chain_decides(melds, cards, params, bool(query.get("gin", False)), deadwood):
+        return {}
+    return {"deadwood": "LAYOFF.CHAIN", "layoffs": "LAYOFF.CHAIN", "layoff_sets": "LAYOFF.CHAIN"}
 
 
 def _meld_blame(query: Mapping[str, Any], params: Mapping[str, Any],
@@ -479,6 +722,7 @@ def _match_blame(query: Mapping[str, Any], params: Mapping[str, Any],
 _QUERY_BLAME: dict[str, Any] = {
     "match": _match_blame,
     "knock": _knock_blame,
+    "deadwood": _deadwood_blame,
     "meld": _meld_blame,
     "card": lambda q, p, a: {"canonical": "CARD.NOTATION", "error": "CARD.NOTATION"},
     "arrangement": lambda q, p, a: {"valid": "DEADWOOD.ARRANGEMENT", "deadwood": "DEADWOOD.VALUE"},
@@ -488,6 +732,8 @@ _QUERY_BLAME: dict[str, Any] = {
     "next-dealer": _next_dealer_blame,
     "score": _score_blame,
     "adjudicate": _adjudicate_blame,
+    "defence": _defence_blame,
+    "declaration": _declaration_blame,
 }
 """The rule the reference applies to each field of a query kind's answer, by ``what``."""
 

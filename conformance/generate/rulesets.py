@@ -40,6 +40,7 @@ from ginspec.conformance.generate.blame import (
     ended_hand,
     opens_later_hand,
     point_blame,
+    refusal_against,
     refusal_clause,
     score_blame,
     step_against,
@@ -217,8 +218,13 @@ def replay(case: Case, profile: str, keep: int | None = None) -> Played | None:
         clauses.append(clause or step.get("clause"))
         if i == keep and verdict.accepted:
             kept = _hand_state(adapter)
-        against.append(step_against(state, str(step["action"]), opening, ended_hand(adapter, state))
-                       if verdict.accepted and state is not None else {})
+        if state is None:
+            against.append({})
+        elif verdict.accepted:
+            against.append(step_against(state, str(step["action"]), opening,
+                                        ended_hand(adapter, state)))
+        else:
+            against.append(refusal_against(state, str(step["action"]), verdict.code, opening))
         if verdict.accepted != (step["expect"] == "accepted"):
             if i == 0:
                 return None
@@ -362,8 +368,8 @@ def _entry(case: Case, played: Played, *, auto: bool) -> dict[str, Any]:
 
 
 def _verdict(verdict: Any, clause: str | None, against: Mapping[str, str] | None = None) -> Any:
-    """A step's expectation: the verdict, with the clause deciding it when known (and, for an
-    accepted step, the clauses that permit it against particular refusal codes)."""
+    """A step's expectation: the verdict, with the clause deciding it when known (and the
+    clauses that permit the step, or rule out its refusal, against particular refusal codes)."""
     if clause is None:
         return verdict
     out = {"expect": verdict, "clause": clause}
@@ -541,11 +547,37 @@ def _unplayable_reason(case: Case, profile: str) -> str:
                                              if isinstance(why, str) else ")")
 
 
+def with_dealt_hands(case: Case) -> Case:
+    """A hand or match case with the cards the deal gives each player observed before the
+    first action (``hands``, blamed on DEAL.HANDS or ELEVEN.DEAL): an engine that deals the
+    deck otherwise fails where its deal first shows, not at a later step its hands decide."""
+    if case.kind not in ("hand", "match") or not case.deals or "deck" not in case.deals[0] \
+            or any("hands" in p for p in case.checkpoints):
+        return case
+    try:
+        hands = _driver(case, str(case.profile)).observe().get("hands")
+    except GinspecError:
+        return case
+    if hands is None:
+        return case
+    points = [dict(p) for p in case.checkpoints]
+    at = next((i for i, p in enumerate(points) if int(p["after"]) == 0), None)
+    if at is None:
+        points.insert(0, {"after": 0, "hands": hands})
+    else:  # compared first: the deal comes before anything else the checkpoint observes
+        points[at] = {"after": 0, "hands": hands, **points[at]}
+    data = {k: v for k, v in case.data.items() if k not in ("format", "fingerprint")}
+    data["checkpoints"] = points
+    return Case.make(**data)
+
+
 def with_rulesets(case: Case, owner: Mapping[str, str]) -> Case:
     """``case`` with its expectations under every profile it owns (``owner``: profile -> the
-    ID of the case that plays the scenario under it; see :func:`owners`)."""
+    ID of the case that plays the scenario under it; see :func:`owners`), and the dealt hands
+    observed (:func:`with_dealt_hands`)."""
     if case.kind not in GAME_KINDS or case.profile is None:
         return case
+    case = with_dealt_hands(case)
     profiles = [p for p, who in owner.items() if who == case.id]
     entries = rulesets_of(case, profiles)
     check_home(case, entries)
