@@ -572,7 +572,8 @@ class PartnerNettingSummed(Mutant):
 
 class HollywoodEveryWinInAllGames(Mutant):
     """Hollywood: every win is entered in all three games at once (HOLLYWOOD.ENTRY's opening
-    of the games one by one ignored)."""
+    of the games one by one ignored); a hand after every game is over is refused, as the
+    reference refuses it (HOLLYWOOD.GAME-END is kept)."""
 
     breaks = "HOLLYWOOD.ENTRY"
 
@@ -583,6 +584,8 @@ class HollywoodEveryWinInAllGames(Mutant):
         target = int(ruleset(profile or "hollywood", dict(overrides))["game_target"])
         games = [[0, 0] for _ in range(3)]
         for entry in args["hands"]:
+            if all(max(g) >= target for g in games):  # HOLLYWOOD.GAME-END, as the reference
+                return {"error": True, "message": "every game is over"}
             if entry == ["void"]:
                 continue
             for g in games:

@@ -36,7 +36,7 @@ from ginspec.conformance.adapters.base import (
     Unsupported,
 )
 from ginspec.conformance.cases import Case, CaseFormatError
-from ginspec.conformance.cases.expectations import Plan, Question, ask, choose
+from ginspec.conformance.cases.expectations import Plan, Question, ask, choose, unscored
 from ginspec.conformance.compare import (
     check_checkpoint,
     check_query,
@@ -257,6 +257,7 @@ class Runner:
         self.expect_fail = dict(expect_fail or {})
         self.codes = "rejection-codes" in hello.capabilities
         self.legal = "legal-actions" in hello.capabilities
+        self.scores = "match.scores" in hello.capabilities
         self._opened = False
         """Whether the current case's opening request was answered (after it, declining is a
         protocol error)."""
@@ -385,6 +386,8 @@ class Runner:
         """Play ``plan`` (the case under one ruleset) and judge it from its data alone; the
         clause blamed is the one recorded for the first expectation that differs."""
         profile = plan.profile
+        if case.kind == "match" and not self.scores:
+            plan = unscored(plan)
         if case.kind == "hand":
             self.adapter.new_hand(profile, case.overrides, case.deals[0])
         elif case.kind == "table-hand":
@@ -425,6 +428,8 @@ class Runner:
                 expected_code = None if want == "accepted" else str(want["rejected"])
                 against = step.get("against", {}).get(verdict.code or "") \
                     if want == "accepted" else None  # a wrong code: the expected refusal's
+                if verdict.accepted and want != "accepted" and step.get("against"):
+                    against = step["against"].get(f"phase:{self._phase()}")  # played on
                 return Outcome(case, "fail", against or step.get("clause") or _first_clause(case),
                                step=i,
                                where="step", mismatch=bad,
@@ -436,9 +441,12 @@ class Runner:
             bad = check_result(expected, actual)
             if bad:
                 name = bad.field.removeprefix("result.")
-                if name == "result":  # no result at all: the clause deciding how it ends
-                    name = "outcome"
-                blame = plan.blame.get(name) or _result_blame(case, name) \
+                ended = None
+                if name == "result":  # no result at all: the rule that ended the hand before
+                    name = "outcome"  # the phase the engine is in, else how it ends
+                    if any(k.startswith("phase:") for k in plan.blame):
+                        ended = plan.blame.get(f"phase:{self._phase()}")
+                blame = ended or plan.blame.get(name) or _result_blame(case, name) \
                     or RESULT_CLAUSES.get(name) or _first_clause(case)
                 return Outcome(case, "fail", blame, where="result", mismatch=bad,
                                actual=actual, suspects=case.decides, profile=profile, automatic=plan.automatic)
@@ -446,10 +454,15 @@ class Runner:
 
     def _phase_suspects(self) -> tuple[str, ...]:
         """The clause of the phase the adapter is in after a diverging step (best effort)."""
+        return phase_clauses(self._phase())
+
+    def _phase(self) -> Any:
+        """The phase the adapter shows now, after a divergence (best effort: None if it cannot
+        say)."""
         try:
-            return phase_clauses(self.adapter.observe().get("phase"))
+            return self.adapter.observe().get("phase")
         except Exception:
-            return ()
+            return None
 
     def _checkpoint(self, point: Mapping[str, Any]) -> Mismatch | None:
         wants_legal = any(k in point for k in ("legal_actions", "legal_count", "legal_includes",

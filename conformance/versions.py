@@ -18,12 +18,13 @@ from typing import Final
 
 RULES_VERSION: Final = "0.1.0"
 SUITE_VERSION: Final = "4.0.0"
-PROTOCOL_VERSION: Final = 3
-ACCEPTED_PROTOCOLS: Final = (1, 2, 3)
+PROTOCOL_VERSION: Final = 4
+ACCEPTED_PROTOCOLS: Final = (1, 2, 3, 4)
 """Protocol 2 only added to protocol 1 (the table game; the query kinds score, match,
 next-dealer, declaration, layoff, defence, adjudicate; declining a case), and protocol 3 to
 protocol 2 (rules declared by value; melding.automatic, layoff.automatic, deal.engine and the
-``dealt`` request), so protocol-1 and protocol-2 adapters still run."""
+``dealt`` request), and protocol 4 to protocol 3 (``match.scores``: a match's scores as it
+goes and the parts of its final totals), so adapters of protocols 1 to 3 still run."""
 CASE_FORMAT: Final = "ginspec-case/2"
 
 
