@@ -46,23 +46,15 @@ IMPRECISE_FIRST: dict[str, str] = {
 
 IMPRECISE: dict[str, str] = {
     "TiesNotUndercut":
-        "unrelated: MATCH.NEXT-DEALER x2, MATCH.SETTLEMENT x4, WALL.REDEAL x1",
+        "unrelated: MATCH.BOX x4, MATCH.NEXT-DEALER x2, WALL.REDEAL x1 (a tie's winner shows only in "
+        "who deals next, and in a match query's box points when the tie scores 0 for its winner)",
     "ChainedLayoffsWrong":
         "unrelated: LAYOFF.TARGET x1, SHOWDOWN.COMPARE x1, SHOWDOWN.DEFENDER-SPREAD x1",
-    "GinBonusWrong":
-        "unrelated: MATCH.CUMULATIVE x1, MATCH.SETTLEMENT x5 (match queries: the answer has only the "
-        "game's totals and end, not the points of its gin hand)",
-    "UndercutBonusWrong":
-        "unrelated: MATCH.CUMULATIVE x1 (a match query's end hand, moved by the undercut's points)",
     "AceHighRunsAllowed":
         "unrelated: SHOWDOWN.BEST-PLAY x2, SHOWDOWN.DECLARATION x3",
     "KnockLimitOffByOne":
         "unrelated: KNOCK.OPTIONAL x1, LAYOFF.CHAIN x1, SHOWDOWN.BEST-PLAY x1, SHOWDOWN.COMPARE x1, "
         "SHOWDOWN.DECLARATION.MAXIMAL x3",
-    "GameBonusWrong":
-        "unrelated: HOLLYWOOD.SETTLEMENT x1",
-    "BoxBonusWrong":
-        "unrelated: HOLLYWOOD.SETTLEMENT x1, MATCH.CUMULATIVE x2",
     "LayoffOntoDeadwood":
         "unrelated: TABLE.SHOWDOWN x1",
     "WrapAroundRuns":
@@ -78,8 +70,8 @@ IMPRECISE: dict[str, str] = {
         "KNOCK.LIMIT x10, KNOCK.OPTIONAL x4, SHOWDOWN.DECLARATION x11, STRAIGHT.GIN-ONLY x1, "
         "TURN.DISCARD-TAKEN x1, TURN.DRAW x1, WALL.LAST-CHANCE x5",
     "BoxesTowardTargetFlipped":
-        "unrelated: HOLLYWOOD.ENTRY x2, OKLAHOMA.TARGET x2, THREE.GAME x2, THREE.ROTATION x4 (system "
-        "and match queries: a game ended early by boxes counted toward the target)",
+        "unrelated: HOLLYWOOD.ENTRY x2, THREE.GAME x2, THREE.ROTATION x4 (system queries: a game "
+        "ended early by boxes counted toward the target)",
 }
 """Mutants with a failing case the runner blames on an unrelated clause, and why."""
 

@@ -95,18 +95,29 @@ def match(args: Mapping[str, Any], profile: str | None, overrides: Mapping[str, 
     rules = _ruleset(profile, overrides)
     tally = MatchTally()
     played = 0
+    points: list[list[int]] = []  # match.scores: each hand's points and the running scores
+    running: list[list[int]] = []
     for item in args["hands"]:
         if tally.winner(rules) is not None:
             break  # the game is over: later hands are not part of it
         knocker, hand = _hand(rules, item, _upcard(args))
         tally = tally.after_hand(knocker, hand)
         played += 1
+        mine = [0, 0]
+        if knocker is not None:
+            mine[knocker], mine[1 - knocker] = hand.knocker, hand.defender
+        points.append(mine)
+        running.append([tally.score(rules, 0), tally.score(rules, 1)])
+    scores = {"hand_points": points, "running_scores": running}
     if tally.winner(rules) is None:
-        return {"over": False}
+        return {"over": False, **scores}
     result = final_scores(rules, tally)
     return {
         "over": True,
+        **scores,
         "hands": played,
+        "box_points": list(result.box_points),
+        "game_bonus": result.game_bonus,
         "totals": list(result.totals),
         "winner": result.winner,
         "shutout": result.shutout,

@@ -34,10 +34,11 @@ class Plan:
     automatic: bool = False
 
 
-MATCH_SCORES: Final = ("match_scores", "last_points", "box_points", "game_bonus")
-"""The observation and result fields of a match that only an engine declaring ``match.scores``
-reports (protocol 4): its scores toward the target and the last hand's points as it goes, the box
-points and the game bonus of its final totals."""
+MATCH_SCORES: Final = ("match_scores", "last_points", "box_points", "game_bonus", "hand_points",
+                       "running_scores")
+"""The fields of a match (its observation and result) and of a ``match`` query's answer that
+only an engine declaring ``match.scores`` reports (protocol 4): the scores toward the target and
+the hands' points as it goes, the box points and the game bonus of the final totals."""
 
 
 def unscored(plan: Plan) -> Plan:

@@ -112,7 +112,7 @@ def final_score_blame(match: Any) -> dict[str, str]:
     when extra boxes were earned), the game bonus MATCH.GAME-BONUS's, the final totals (compared
     after them) MATCH.SHUTOUT's in a shutout, else MATCH.SETTLEMENT's."""
     tally, final = match.tally, match.final
-    extra = tally.boxes != tally.hands_won
+    extra = tally.boxes != tally.hands_won and bool(match.rules.extra_boxes)
     return {"match_totals": match_score_blame(match).get("match_scores", "MATCH.CUMULATIVE"),
             "box_points": "MATCH.EXTRA-BOXES" if extra else "MATCH.BOX",
             "game_bonus": "MATCH.GAME-BONUS",
@@ -376,7 +376,7 @@ def query_blame(case: Any, profile: str | None, answer: Mapping[str, Any]) -> di
     decided = {} if params is None else _QUERY_BLAME.get(what, _no_rule)(query, params, answer)
     source = case.data.get("source", {})
     named = source.get("blame") or (case.decides[0] if len(case.decides) == 1 else None)
-    out: dict[str, str] = {}
+    out = {k: v for k, v in decided.items() if "[" in k}  # a list's items, hand by hand
     for name in answer:
         clause = decided.get(name) or source.get(f"blame.{name}") or named \
             or _FIELD_CLAUSES.get(name)
@@ -532,13 +532,36 @@ def _ends_clause(rules: Any) -> str:
 
 def _match_blame(query: Mapping[str, Any], params: Mapping[str, Any],
                  answer: Mapping[str, Any]) -> dict[str, str]:
-    """``match``: whether and when the game ends is :func:`_ends_clause`'s, the totals,
-    settlement and payee MATCH.SETTLEMENT's (the final total: hand points, game bonus, boxes,
-    shutout), the shutout MATCH.SHUTOUT-TEST's."""
-    ends = _ends_clause(_rules_of(params))
-    return {"over": ends, "hands": ends, "winner": ends, "totals": "MATCH.SETTLEMENT",
-            "settlement": "MATCH.SETTLEMENT", "payee": "MATCH.SETTLEMENT",
-            "shutout": "MATCH.SHUTOUT-TEST"}
+    """``match``: each hand's points (``hand_points[i]``) are its scoring trail's, each running
+    score (``running_scores[i]``) MATCH.CUMULATIVE's, or MATCH.BOX-TARGET's once boxes with
+    points were earned; whether and when the game ends is :func:`_ends_clause`'s; the box points
+    MATCH.BOX's (MATCH.EXTRA-BOXES's with extra boxes earned), the game bonus
+    MATCH.GAME-BONUS's; the totals, settlement and payee MATCH.SETTLEMENT's (the final total:
+    hand points, game bonus, boxes, shutout), the shutout MATCH.SHUTOUT-TEST's."""
+    rules = _rules_of(params)
+    ends = _ends_clause(rules)
+    out = {"over": ends, "hands": ends, "winner": ends, "totals": "MATCH.SETTLEMENT",
+           "settlement": "MATCH.SETTLEMENT", "payee": "MATCH.SETTLEMENT",
+           "shutout": "MATCH.SHUTOUT-TEST", "hand_points": "MATCH.CUMULATIVE",
+           "running_scores": "MATCH.CUMULATIVE", "box_points": "MATCH.BOX",
+           "game_bonus": "MATCH.GAME-BONUS"}
+    boxes = won = 0
+    for i, item in enumerate(query["hands"][:len(answer.get("hand_points", ()))]):
+        hand = _hand_score(query, params, item)
+        if hand is None:  # a void hand scores nothing
+            out[f"hand_points[{i}]"] = "SCORE.VOID"
+        else:
+            trail = score_blame([c for c in hand.clauses
+                                 if c.startswith(("SCORE.", "GIN.", "KNOCK."))],
+                                (hand.knocker, hand.defender))
+            out[f"hand_points[{i}]"] = trail.get("points", "SCORE.HAND-WINNER")
+            boxes += hand.knocker_boxes + hand.defender_boxes
+            won += hand.winner is not None
+        out[f"running_scores[{i}]"] = "MATCH.BOX-TARGET" if rules.box_bonus and boxes \
+            else "MATCH.CUMULATIVE"
+    if boxes != won and params.get("extra_boxes"):
+        out["box_points"] = "MATCH.EXTRA-BOXES"
+    return out
 
 
 def _table_adjudicate_blame(query: Mapping[str, Any], params: Mapping[str, Any],
@@ -549,6 +572,7 @@ def _table_adjudicate_blame(query: Mapping[str, Any], params: Mapping[str, Any],
 
 
 _QUERY_BLAME: dict[str, Any] = {
+    "hollywood": lambda q, p, a: {"box_points": "MATCH.BOX", "game_bonus": "MATCH.GAME-BONUS"},
     "table-adjudicate": _table_adjudicate_blame,
     "match": _match_blame,
     "knock": _knock_blame,
