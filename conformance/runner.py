@@ -36,7 +36,15 @@ from ginspec.conformance.adapters.base import (
     Unsupported,
 )
 from ginspec.conformance.cases import Case, CaseFormatError
-from ginspec.conformance.cases.expectations import MATCH_SCORES, Plan, Question, ask, choose, unscored
+from ginspec.conformance.cases.expectations import (
+    MATCH_SCORES,
+    SCORED_QUERIES,
+    Plan,
+    Question,
+    ask,
+    choose,
+    unscored,
+)
 from ginspec.conformance.compare import (
     check_checkpoint,
     check_query,
@@ -364,7 +372,7 @@ class Runner:
             args = {k: v for k, v in q.items() if k != "what"}
             profile = case.profile if question is None else question.profile
             expect = case.expect if question is None else question.expect
-            if q["what"] in ("match", "hollywood") and not self.scores:  # judged on the rest
+            if q["what"] in SCORED_QUERIES and not self.scores:  # judged on the rest
                 expect = {k: v for k, v in expect.items() if k not in MATCH_SCORES}
             answer = self.adapter.query(str(q["what"]), args, profile, case.overrides)
             self._opened = True

@@ -24,8 +24,8 @@ ACCEPTED_PROTOCOLS: Final = (1, 2, 3, 4)
 next-dealer, declaration, layoff, defence, adjudicate; declining a case), and protocol 3 to
 protocol 2 (rules declared by value; melding.automatic, layoff.automatic, deal.engine and the
 ``dealt`` request), and protocol 4 to protocol 3 (``match.scores``: a match's scores as it
-goes and the parts of its final totals, in play and in the ``match`` query), so adapters of
-protocols 1 to 3 still run."""
+goes and the parts of its final totals, in play and in the ``match``, ``next-dealer`` and
+``hollywood`` queries), so adapters of protocols 1 to 3 still run."""
 CASE_FORMAT: Final = "ginspec-case/2"
 
 

@@ -46,8 +46,9 @@ IMPRECISE_FIRST: dict[str, str] = {
 
 IMPRECISE: dict[str, str] = {
     "TiesNotUndercut":
-        "unrelated: MATCH.BOX x4, MATCH.NEXT-DEALER x2, WALL.REDEAL x1 (a tie's winner shows only in "
-        "who deals next, and in a match query's box points when the tie scores 0 for its winner)",
+        "unrelated: MATCH.NEXT-DEALER x2 (two match cases whose first hand is a tie: the protocol "
+        "shows that hand's result only through the next deal, which the step ending the hand "
+        "makes, so the dealer's verdict is the first and only difference)",
     "ChainedLayoffsWrong":
         "unrelated: LAYOFF.TARGET x1, SHOWDOWN.COMPARE x1, SHOWDOWN.DEFENDER-SPREAD x1",
     "AceHighRunsAllowed":

@@ -95,7 +95,8 @@ def match(args: Mapping[str, Any], profile: str | None, overrides: Mapping[str, 
     rules = _ruleset(profile, overrides)
     tally = MatchTally()
     played = 0
-    points: list[list[int]] = []  # match.scores: each hand's points and the running scores
+    winners: list[int | None] = []  # match.scores: each hand's winner, points, running scores
+    points: list[list[int]] = []
     running: list[list[int]] = []
     for item in args["hands"]:
         if tally.winner(rules) is not None:
@@ -106,9 +107,10 @@ def match(args: Mapping[str, Any], profile: str | None, overrides: Mapping[str, 
         mine = [0, 0]
         if knocker is not None:
             mine[knocker], mine[1 - knocker] = hand.knocker, hand.defender
+        winners.append(_winner(knocker, hand))
         points.append(mine)
         running.append([tally.score(rules, 0), tally.score(rules, 1)])
-    scores = {"hand_points": points, "running_scores": running}
+    scores = {"hand_winners": winners, "hand_points": points, "running_scores": running}
     if tally.winner(rules) is None:
         return {"over": False, **scores}
     result = final_scores(rules, tally)
@@ -131,7 +133,15 @@ def next_dealer_query(
 ) -> JSONObject:
     rules = _ruleset(profile, overrides)
     knocker, hand = _hand(rules, args["hand"], _upcard(args))
-    return {"next": next_dealer(rules, int(args["dealer"]), hand, knocker)}
+    return {"hand_winner": _winner(knocker, hand),  # match.scores
+            "next": next_dealer(rules, int(args["dealer"]), hand, knocker)}
+
+
+def _winner(knocker: int | None, hand: HandScore) -> int | None:
+    """The player who won the hand (SCORE.HAND-WINNER), None when nobody did."""
+    if knocker is None or hand.winner is None:
+        return None
+    return knocker if hand.winner == "knocker" else 1 - knocker
 
 
 def declaration(

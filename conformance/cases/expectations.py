@@ -34,11 +34,16 @@ class Plan:
     automatic: bool = False
 
 
-MATCH_SCORES: Final = ("match_scores", "last_points", "box_points", "game_bonus", "hand_points",
-                       "running_scores")
-"""The fields of a match (its observation and result) and of a ``match`` query's answer that
-only an engine declaring ``match.scores`` reports (protocol 4): the scores toward the target and
-the hands' points as it goes, the box points and the game bonus of the final totals."""
+MATCH_SCORES: Final = ("match_scores", "last_points", "box_points", "game_bonus", "hand_winners",
+                       "hand_points", "running_scores", "hand_winner")
+"""The fields of a match (its observation and result) and of the ``match``, ``hollywood`` and
+``next-dealer`` queries' answers that only an engine declaring ``match.scores`` reports
+(protocol 4): the hands' winners and points and the scores toward the target as it goes, the box
+points and the game bonus of the final totals."""
+
+
+SCORED_QUERIES: Final = ("match", "hollywood", "next-dealer")
+"""The query kinds whose answers have :data:`MATCH_SCORES` fields."""
 
 
 def unscored(plan: Plan) -> Plan:

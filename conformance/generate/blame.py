@@ -427,10 +427,15 @@ def _hand_score(query: Mapping[str, Any], params: Mapping[str, Any], item: Seque
 
 def _next_dealer_blame(query: Mapping[str, Any], params: Mapping[str, Any],
                        answer: Mapping[str, Any]) -> dict[str, str]:
-    """``next-dealer``: MATCH.NEXT-DEALER after a hand somebody won, WALL.REDEAL otherwise."""
+    """``next-dealer``: the hand's winner (``match.scores``, compared first) is its scoring
+    trail's outcome rule (SCORE.TIE for a tie, ...); the next dealer MATCH.NEXT-DEALER's after
+    a hand somebody won, WALL.REDEAL's otherwise."""
     hand = _hand_score(query, params, query["hand"])
     won = hand is not None and hand.winner is not None
-    return {"next": "MATCH.NEXT-DEALER" if won else "WALL.REDEAL"}
+    winner = "SCORE.VOID" if hand is None else score_blame(
+        [c for c in hand.clauses if c.startswith(("SCORE.", "GIN.", "KNOCK."))],
+        (hand.knocker, hand.defender)).get("outcome", "SCORE.HAND-WINNER")
+    return {"hand_winner": winner, "next": "MATCH.NEXT-DEALER" if won else "WALL.REDEAL"}
 
 
 def _scored(query: Mapping[str, Any], params: Mapping[str, Any], outcome: str,
@@ -544,17 +549,19 @@ def _match_blame(query: Mapping[str, Any], params: Mapping[str, Any],
            "settlement": "MATCH.SETTLEMENT", "payee": "MATCH.SETTLEMENT",
            "shutout": "MATCH.SHUTOUT-TEST", "hand_points": "MATCH.CUMULATIVE",
            "running_scores": "MATCH.CUMULATIVE", "box_points": "MATCH.BOX",
+           "hand_winners": "SCORE.HAND-WINNER",
            "game_bonus": "MATCH.GAME-BONUS"}
     boxes = won = 0
     for i, item in enumerate(query["hands"][:len(answer.get("hand_points", ()))]):
         hand = _hand_score(query, params, item)
         if hand is None:  # a void hand scores nothing
-            out[f"hand_points[{i}]"] = "SCORE.VOID"
+            out[f"hand_points[{i}]"] = out[f"hand_winners[{i}]"] = "SCORE.VOID"
         else:
             trail = score_blame([c for c in hand.clauses
                                  if c.startswith(("SCORE.", "GIN.", "KNOCK."))],
                                 (hand.knocker, hand.defender))
             out[f"hand_points[{i}]"] = trail.get("points", "SCORE.HAND-WINNER")
+            out[f"hand_winners[{i}]"] = trail.get("outcome", "SCORE.HAND-WINNER")
             boxes += hand.knocker_boxes + hand.defender_boxes
             won += hand.winner is not None
         out[f"running_scores[{i}]"] = "MATCH.BOX-TARGET" if rules.box_bonus and boxes \

@@ -62,16 +62,16 @@ def answer(case: Case, profile: str) -> dict[str, Any] | str:
 
 
 def _with_match_scores(case: Case) -> Case:
-    """A ``match`` or ``hollywood`` question's own answer with the fields an engine declaring
-    ``match.scores`` adds (each hand's points and running scores; at the end, the box points and
-    the game bonus: PROTOCOL.md, "Match scores"), as the reference scores the hands; only where
-    the reference gives every field the case states itself (the spec's or the casebook's
-    answer)."""
+    """A ``match``, ``hollywood`` or ``next-dealer`` question's own answer with the fields an
+    engine declaring ``match.scores`` adds (each hand's winner, points and running scores; at the
+    end, the box points and the game bonus: PROTOCOL.md, "Match scores"), as the reference scores
+    the hands; only where the reference gives every field the case states itself (the spec's or
+    the casebook's answer)."""
     from ginspec.conformance.adapters.reference import ReferenceAdapter
-    from ginspec.conformance.cases.expectations import MATCH_SCORES
+    from ginspec.conformance.cases.expectations import MATCH_SCORES, SCORED_QUERIES
 
     what = case.query.get("what")
-    if what not in ("match", "hollywood") or case.expect.get("error") or case.profile is None:
+    if what not in SCORED_QUERIES or case.expect.get("error") or case.profile is None:
         return case
     args = {k: v for k, v in case.query.items() if k != "what"}
     try:
