@@ -54,6 +54,11 @@ def check_query(
         return Mismatch("error", True, answer.get(first, answer.get("error")), how.error_means)
     if how.error and answer.get("error"):
         return Mismatch(first, expect[first], "error", str(answer.get("message", "")))
+    for name in how.per_hand:
+        if name in expect:
+            bad = _per_hand(name, expect[name], answer.get(name))
+            if bad:
+                return bad
     if how.gate is not None:
         bad = same(how.gate, expect[how.gate], answer)
         if bad or not expect[how.gate]:
@@ -68,6 +73,18 @@ def check_query(
             return Mismatch(name, want, answer.get(name), "any order")
     if how.arrangement and "melds" in answer:
         return _check_arrangement(query, expect, overrides, answer["melds"])
+    return None
+
+
+def _per_hand(name: str, want: list[Any], got: Any) -> Mismatch | None:
+    """A list with an item per hand: the first item that differs, over the hands both lists
+    have (where one game ends earlier, the fields after the gate say so)."""
+    if not isinstance(got, list):
+        return Mismatch(name, want, got)
+    for i, (w, g) in enumerate(zip(want, got, strict=False)):
+        bad = same(f"{name}[{i}]", w, {f"{name}[{i}]": g})
+        if bad:
+            return bad
     return None
 
 

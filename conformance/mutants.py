@@ -573,7 +573,8 @@ class PartnerNettingSummed(Mutant):
 
 class HollywoodEveryWinInAllGames(Mutant):
     """Hollywood: every win is entered in all three games at once (HOLLYWOOD.ENTRY's opening
-    of the games one by one ignored)."""
+    of the games one by one ignored); a hand after every game is over is refused, as the
+    reference refuses it (HOLLYWOOD.GAME-END is kept)."""
 
     breaks = "HOLLYWOOD.ENTRY"
 
@@ -581,15 +582,25 @@ class HollywoodEveryWinInAllGames(Mutant):
               overrides: Mapping[str, Any]) -> JSONObject:
         if what != "hollywood":
             return super().query(what, args, profile, overrides)
-        target = int(ruleset(profile or "hollywood", dict(overrides))["game_target"])
+        rules = ruleset(profile or "hollywood", dict(overrides))
+        target = int(rules["game_target"])
         games = [[0, 0] for _ in range(3)]
+        boxes = [[0, 0] for _ in range(3)]
         for entry in args["hands"]:
+            if all(max(g) >= target for g in games):  # HOLLYWOOD.GAME-END, as the reference
+                return {"error": True, "message": "every game is over"}
             if entry == ["void"]:
                 continue
-            for g in games:
+            for g, b in zip(games, boxes, strict=True):
                 if max(g) < target:
                     g[int(entry[0])] += int(entry[1])
-        return {"games": games, "over": all(max(g) >= target for g in games)}
+                    b[int(entry[0])] += 1
+        over = all(max(g) >= target for g in games)
+        if not over:
+            return {"games": games, "over": False}
+        return {"games": games, "over": True,  # match.scores: each game's bonuses
+                "box_points": [[n * int(rules["box_bonus"]) for n in b] for b in boxes],
+                "game_bonus": [int(rules["game_bonus"])] * 3}
 
 
 class NextDealerWrong(ParameterMutant):
@@ -708,8 +719,14 @@ class VoidHandRestartsTheGame(Mutant):
         if what == "match" and ["void"] in list(args["hands"]):
             hands = list(args["hands"])
             last_void = max(i for i, h in enumerate(hands) if list(h) == ["void"])
-            return super().query(what, {**args, "hands": hands[last_void + 1:]}, profile,
-                                 overrides)
+            answer = super().query(what, {**args, "hands": hands[last_void + 1:]}, profile,
+                                   overrides)
+            before = super().query(what, {**args, "hands": hands[:last_void + 1]}, profile,
+                                   overrides)  # match.scores: the hands up to the void, as kept
+            for name in ("hand_points", "running_scores"):
+                if name in answer and name in before:
+                    answer[name] = [*before[name], *answer[name]]
+            return answer
         return super().query(what, args, profile, overrides)
 
 

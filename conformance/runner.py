@@ -36,7 +36,15 @@ from ginspec.conformance.adapters.base import (
     Unsupported,
 )
 from ginspec.conformance.cases import Case, CaseFormatError
-from ginspec.conformance.cases.expectations import Plan, QueryPlan, ask, choose
+from ginspec.conformance.cases.expectations import (
+    MATCH_SCORES,
+    SCORED_QUERIES,
+    Plan,
+    QueryPlan,
+    ask,
+    choose,
+    unscored,
+)
 from ginspec.conformance.cases.unsent_refusals import BY_OBSERVATION, FORFEIT, check_unsent, refused_code
 from ginspec.conformance.compare import (
     check_checkpoint,
@@ -262,6 +270,7 @@ class Runner:
         """The engine is sent no illegal action: refused steps are asked from the position."""
         self.hands = "observe.hands" in hello.capabilities
         """Checkpoints compare the players' cards (``hands``) only for an engine that reports them."""
+        self.scores = "match.scores" in hello.capabilities
         self._opened = False
         """Whether the current case's opening request was answered (after it, declining is a
         protocol error)."""
@@ -368,6 +377,8 @@ class Runner:
             args = {k: v for k, v in q.items() if k != "what"}
             profile = case.profile if question is None else question.profile
             expect = case.expect if question is None else question.expect
+            if q["what"] in SCORED_QUERIES and not self.scores:  # judged on the rest
+                expect = {k: v for k, v in expect.items() if k not in MATCH_SCORES}
             answer = self.adapter.query(str(q["what"]), args, profile, case.overrides)
             self._opened = True
             if not isinstance(answer, Mapping):
@@ -391,6 +402,8 @@ class Runner:
         """Play ``plan`` (the case under one ruleset) and judge it from its data alone; the
         clause blamed is the one recorded for the first expectation that differs."""
         profile = plan.profile
+        if case.kind == "match" and not self.scores:
+            plan = unscored(plan)
         if case.kind == "hand":
             self.adapter.new_hand(profile, case.overrides, case.deals[0])
         elif case.kind == "table-hand":
@@ -439,6 +452,8 @@ class Runner:
                 # the rule the engine applies wrongly: the one permitting the step against its
                 # refusal code, or saying a refusal is not for that code; else the step's clause
                 against = step.get("against", {}).get(verdict.code or "")
+                if verdict.accepted and want != "accepted" and step.get("against"):
+                    against = step["against"].get(f"phase:{self._phase()}")  # played on
                 return CaseResult(case, "fail", against or step.get("clause") or _first_clause(case),
                                step=i,
                                where="step", mismatch=bad,
@@ -450,9 +465,12 @@ class Runner:
             bad = check_result(expected, actual)
             if bad:
                 name = bad.field.removeprefix("result.")
-                if name == "result":  # no result at all: the clause deciding how it ends
-                    name = "outcome"
-                blame = plan.blame.get(name) or _result_blame(case, name) \
+                ended = None
+                if name == "result":  # no result at all: the rule that ended the hand before
+                    name = "outcome"  # the phase the engine is in, else how it ends
+                    if any(k.startswith("phase:") for k in plan.blame):
+                        ended = plan.blame.get(f"phase:{self._phase()}")
+                blame = ended or plan.blame.get(name) or _result_blame(case, name) \
                     or RESULT_CLAUSES.get(name) or _first_clause(case)
                 return CaseResult(case, "fail", blame, where="result", mismatch=bad,
                                actual=actual, suspects=case.decides, profile=profile, automatic=plan.automatic)
@@ -469,10 +487,15 @@ class Runner:
 
     def _phase_suspects(self) -> tuple[str, ...]:
         """The clause of the phase the adapter is in after a diverging step (best effort)."""
+        return phase_clauses(self._phase())
+
+    def _phase(self) -> Any:
+        """The phase the adapter shows now, after a divergence (best effort: None if it cannot
+        say)."""
         try:
-            return phase_clauses(self.adapter.observe().get("phase"))
+            return self.adapter.observe().get("phase")
         except Exception:
-            return ()
+            return None
 
     def _checkpoint(self, point: Mapping[str, Any]) -> Mismatch | None:
         if "hands" in point and not self.hands:

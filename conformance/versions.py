@@ -23,8 +23,10 @@ ACCEPTED_PROTOCOLS: Final = (1, 2, 3, 4)
 """Protocol 2 only added to protocol 1 (the table game; the query kinds score, match,
 next-dealer, declaration, layoff, defence, adjudicate; declining a case), and protocol 3 to
 protocol 2 (rules declared by value; melding.automatic, layoff.automatic, deal.engine and the
-``dealt`` request), and protocol 4 to protocol 3 (the capabilities illegal.forfeit and observe.hands), so
-adapters of every earlier protocol still run."""
+``dealt`` request), and protocol 4 to protocol 3 (the capabilities illegal.forfeit and
+observe.hands; ``match.scores``: a match's scores as it goes and the parts of its final totals,
+in play and in the ``match``, ``next-dealer`` and ``hollywood`` queries), so adapters of every
+earlier protocol still run."""
 CASE_FORMAT: Final = "ginspec-case/2"
 
 

@@ -22,6 +22,7 @@ from ginspec.spec.profiles import profiles, ruleset
 GAME_CAPABILITIES: Final[tuple[str, ...]] = (
     "hand", "match", "legal-actions", "rejection-codes", "melding.explicit", "layoff.explicit",
     "observe.hands",
+    "match.scores",
 )
 CHANCE_PLAYER: Final = "chance"
 ACCEPTED: Final = Verdict.ok()
@@ -194,6 +195,8 @@ class GameDriver:
         if self.match is not None:
             obs["match_scores"] = list(self.match.scores)
             obs["hand_number"] = self.match.hand_number
+            results = self.match.results
+            obs["last_points"] = list(results[-1].points) if results else None
         return obs
 
     def result(self) -> JSONObject | None:
@@ -203,10 +206,12 @@ class GameDriver:
 
 
 def match_result(match: MatchState) -> JSONObject | None:
-    """The result of a finished match: hands played, totals toward the target, final totals."""
+    """The result of a finished match: hands played, totals toward the target, the box points
+    and the game bonus (MATCH.BOX, MATCH.GAME-BONUS), final totals."""
     if match.final is None:
         return None
     f = match.final
     return {"outcome": "match", "winner": f.winner, "hands": len(match.results),
-            "match_totals": list(match.scores), "final_totals": list(f.totals),
+            "match_totals": list(match.scores), "box_points": list(f.box_points),
+            "game_bonus": f.game_bonus, "final_totals": list(f.totals),
             "settlement": f.settlement}

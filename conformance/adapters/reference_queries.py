@@ -95,18 +95,31 @@ def match(args: Mapping[str, Any], profile: str | None, overrides: Mapping[str, 
     rules = _ruleset(profile, overrides)
     tally = MatchTally()
     played = 0
+    winners: list[int | None] = []  # match.scores: each hand's winner, points, running scores
+    points: list[list[int]] = []
+    running: list[list[int]] = []
     for item in args["hands"]:
         if tally.winner(rules) is not None:
             break  # the game is over: later hands are not part of it
         knocker, hand = _hand(rules, item, _upcard(args))
         tally = tally.after_hand(knocker, hand)
         played += 1
+        mine = [0, 0]
+        if knocker is not None:
+            mine[knocker], mine[1 - knocker] = hand.knocker, hand.defender
+        winners.append(_winner(knocker, hand))
+        points.append(mine)
+        running.append([tally.score(rules, 0), tally.score(rules, 1)])
+    scores = {"hand_winners": winners, "hand_points": points, "running_scores": running}
     if tally.winner(rules) is None:
-        return {"over": False}
+        return {"over": False, **scores}
     result = final_scores(rules, tally)
     return {
         "over": True,
+        **scores,
         "hands": played,
+        "box_points": list(result.box_points),
+        "game_bonus": result.game_bonus,
         "totals": list(result.totals),
         "winner": result.winner,
         "shutout": result.shutout,
@@ -120,7 +133,15 @@ def next_dealer_query(
 ) -> JSONObject:
     rules = _ruleset(profile, overrides)
     knocker, hand = _hand(rules, args["hand"], _upcard(args))
-    return {"next": next_dealer(rules, int(args["dealer"]), hand, knocker)}
+    return {"hand_winner": _winner(knocker, hand),  # match.scores
+            "next": next_dealer(rules, int(args["dealer"]), hand, knocker)}
+
+
+def _winner(knocker: int | None, hand: HandScore) -> int | None:
+    """The player who won the hand (SCORE.HAND-WINNER), None when nobody did."""
+    if knocker is None or hand.winner is None:
+        return None
+    return knocker if hand.winner == "knocker" else 1 - knocker
 
 
 def declaration(

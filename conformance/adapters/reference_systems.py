@@ -146,7 +146,10 @@ def hollywood(args: Mapping[str, Any], profile: str | None,
         return {"error": True, "message": str(exc)}
     out: JSONObject = {"games": [list(g.hand_points) for g in game.games],
                        "over": game.is_over(rules)}
-    if out["over"]:
+    if out["over"]:  # match.scores: each game's box points and game bonus (MATCH.BOX, MATCH.GAME-BONUS)
+        finals = game.results(rules)
+        out.update(box_points=[list(r.box_points) for r in finals],
+                   game_bonus=[r.game_bonus for r in finals])
         payee, amount = game.settlement(rules)
         out.update(payee=payee, settlement=amount)
     return out

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Final
 
 from ginspec.conformance.cases.model import Case
@@ -36,6 +36,32 @@ class Plan:
     blame: dict[str, str]
     requires: tuple[str, ...]
     automatic: bool = False
+
+
+MATCH_SCORES: Final = ("match_scores", "last_points", "box_points", "game_bonus", "hand_winners",
+                       "hand_points", "running_scores", "hand_winner")
+"""The fields of a match (its observation and result) and of the ``match``, ``hollywood`` and
+``next-dealer`` queries' answers that only an engine declaring ``match.scores`` reports
+(protocol 4): the hands' winners and points and the scores toward the target as it goes, the box
+points and the game bonus of the final totals."""
+
+
+SCORED_QUERIES: Final = ("match", "hollywood", "next-dealer")
+"""The query kinds whose answers have :data:`MATCH_SCORES` fields."""
+
+
+def unscored(plan: Plan) -> Plan:
+    """``plan`` without the :data:`MATCH_SCORES` expectations, for an engine that does not
+    declare ``match.scores``: it is judged on the match's other fields (a checkpoint left with
+    nothing to compare is dropped)."""
+    points = []
+    for point in plan.checkpoints:
+        kept = {k: v for k, v in point.items() if k not in MATCH_SCORES}
+        if set(kept) - {"after", "clause", "blame"}:
+            points.append(kept)
+    result = None if plan.result is None else \
+        {k: v for k, v in plan.result.items() if k not in MATCH_SCORES}
+    return replace(plan, checkpoints=tuple(points), result=result)
 
 
 def _listed(case: Case) -> list[str]:

@@ -35,6 +35,12 @@ CAPABILITIES: Final[dict[str, str]] = {
     "illegal.forfeit": "does not refuse an illegal action (it forfeits the game, or fails): is "
     "sent none; each refused step is asked from the position instead (the turn, the hand's end, "
     "or its absence from the legal actions, ACTION.REJECTION)",
+    "match.scores": "in a match, reports each player's score toward the target and the last "
+    "hand's points as it goes (`match_scores`, `last_points`) and the box points and game bonus "
+    "of its final totals (`box_points`, `game_bonus`); a `match` query's answer adds each hand's "
+    "winner, points and running scores (`hand_winners`, `hand_points`, `running_scores`) and the "
+    "same bonuses, a `next-dealer` query's the hand's winner (`hand_winner`), a `hollywood` "
+    "query's each game's bonuses",
     "deal.engine": "shuffles and deals for itself: `new_hand` names only the dealer and `dealt` "
     "reports the deal it made, which is checked (DEAL.*) and then played",
     **{f"table-game.{n}": f"plays hands of seed 001's table game for {n} players (TABLE.*)"

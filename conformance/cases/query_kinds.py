@@ -39,6 +39,9 @@ class Comparison:
     """
 
     fields: tuple[str, ...]
+    per_hand: tuple[str, ...] = ()
+    """Lists with an item per hand, compared before the gate item by item over the hands both
+    lists have (the first wrong item is reported as ``name[i]``)."""
     error: bool = False
     error_means: str = ""
     gate: str | None = None
@@ -162,20 +165,24 @@ _KINDS: Final = (
     _kind("match", "rules",
           "totals a match from a list of hand results, with the game bonus, boxes, shutout and "
           "settlement (chapter 11; protocol 2)", ("hands",),
-          {"over": (bool,), "hands": (int,), "totals": (list,), "winner": (int,),
+          {"over": (bool,), "hand_winners": (list,), "hand_points": (list,),
+           "running_scores": (list,), "hands": (int,),
+           "box_points": (list,), "game_bonus": (int,), "totals": (list,), "winner": (int,),
            "shutout": (bool,), "settlement": (int,), "payee": (int,)}, ("over",),
           ({"hands": [[0, "knock", 4, 20]]}, {"over": bool}),
           under_profile=True,
-          comparison=Comparison(("hands", "totals", "winner", "shutout", "settlement", "payee"),
+          comparison=Comparison(("hands", "box_points", "game_bonus", "totals", "winner",
+                                 "shutout", "settlement", "payee"),
+                                per_hand=("hand_winners", "hand_points", "running_scores"),
                                 gate="over"),
           optional=("upcard",)),
     _kind("next-dealer", "rules",
           "says who deals the next hand after a hand result (MATCH.NEXT-DEALER, WALL.REDEAL; "
           "protocol 2)", ("dealer", "hand"),
-          {"next": (int,)}, ("next",),
+          {"hand_winner": (int, _NONE), "next": (int,)}, ("next",),
           ({"dealer": 0, "hand": [1, "knock", 2, 9]}, {"next": int}),
           under_profile=True,
-          comparison=Comparison(("next",))),
+          comparison=Comparison(("hand_winner", "next"))),
     _kind("declaration", "showdown",
           "validates the knocker's declared melds (SHOWDOWN.DECLARATION; protocol 2)",
           ("cards", "melds"),
@@ -256,7 +263,8 @@ _KINDS: Final = (
           default_profile="partnership"),
     _kind("hollywood", "system",
           "enters hand results in Hollywood's games and settles them (HOLLYWOOD.*)", ("hands",),
-          {"games": (list,), "over": (bool,), "payee": (int, _NONE), "settlement": (int,)},
+          {"games": (list,), "over": (bool,), "box_points": (list,), "game_bonus": (list,),
+           "payee": (int, _NONE), "settlement": (int,)},
           ("games",),
           ({"hands": [[0, 25]]}, {"games": list, "over": bool}),
           default_profile="hollywood"),

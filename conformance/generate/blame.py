@@ -106,6 +106,34 @@ def _dealer_clause(match: Any) -> str | None:
     return "MATCH.NEXT-DEALER" if match.results[-1].winner is not None else "WALL.REDEAL"
 
 
+def match_score_blame(match: Any) -> dict[str, str]:
+    """Once a hand of ``match`` is over (``match.scores``, protocol 4): the last hand's points
+    are its scoring trail's (SCORE.GIN, SCORE.UNDERCUT, ... :func:`score_blame`); the scores
+    toward the target, compared after them, are MATCH.CUMULATIVE's, or MATCH.BOX-TARGET's once
+    boxes with points have been earned (whether they count toward the target decides)."""
+    if not match.results:
+        return {}
+    last = match.results[-1]
+    trail = score_blame([c for c in last.score.clauses if c.startswith(("SCORE.", "GIN.",
+                                                                         "KNOCK."))], last.points)
+    boxed = match.rules.box_bonus and any(match.tally.boxes)
+    return {"last_points": trail.get("points", "SCORE.VOID"),
+            "match_scores": "MATCH.BOX-TARGET" if boxed else "MATCH.CUMULATIVE"}
+
+
+def final_score_blame(match: Any) -> dict[str, str]:
+    """A finished match's result fields: the box points are MATCH.BOX's (MATCH.EXTRA-BOXES's
+    when extra boxes were earned), the game bonus MATCH.GAME-BONUS's, the final totals (compared
+    after them) MATCH.SHUTOUT's in a shutout, else MATCH.SETTLEMENT's."""
+    tally, final = match.tally, match.final
+    extra = tally.boxes != tally.hands_won and bool(match.rules.extra_boxes)
+    return {"match_totals": match_score_blame(match).get("match_scores", "MATCH.CUMULATIVE"),
+            "box_points": "MATCH.EXTRA-BOXES" if extra else "MATCH.BOX",
+            "game_bonus": "MATCH.GAME-BONUS",
+            "final_totals": "MATCH.SHUTOUT" if final is not None and final.shutout_extra
+            else "MATCH.SETTLEMENT"}
+
+
 def _dealt(state: Any, player: int) -> int:
     """The cards the deal gave ``player`` (a mask; DEAL.HANDS, ELEVEN.DEAL)."""
 
@@ -334,7 +362,20 @@ def _table_legal_blame(table: Any, point: Mapping[str, Any]) -> dict[str, str]:
     return out
 
 
-def _still_playing(result: Any, rules: Any) -> dict[str, str]:
+def ended_by_refused(state: Any, action: str, player: Any) -> dict[str, str]:
+    """For an action the reference refuses only because of the next deal's dealer
+    (WRONG_DEALER: the action itself ends the hand): ``phase:<phase>`` -> the rule that ends the
+    hand with it, for an engine that accepts it and plays on in that phase (:func:`still_playing`)."""
+    from ginspec.conformance.generate.playouts import engine_player
+
+    try:
+        hand = state.apply(action, engine_player(player))
+    except GinspecError:
+        return {}
+    return still_playing(hand.result, state.rules) if hand.result is not None else {}
+
+
+def still_playing(result: Any, rules: Any) -> dict[str, str]:
     """For a hand that is over (``result``): ``phase:<phase>`` -> the rule that ended it before
     that phase, for an engine still in it: the knocker does not lay off (LAYOFF.KNOCKER), nobody
     lays off onto gin (LAYOFF.AFTER-GIN)."""
@@ -377,13 +418,13 @@ def point_blame(adapter: Any, point: Mapping[str, Any]) -> dict[str, str]:
             elif name in dealt and not later:
                 blame[name] = "ELEVEN.DEAL" if eleven else dealt[name]
         if later and "phase" in point and game is not None and game.match is not None:
-            blame.update(_still_playing(game.match.results[-1], rules))
+            blame.update(still_playing(game.match.results[-1], rules))
             blame[f"phase:{Phase.OVER.value}"] = _ends_clause(rules)  # the game went on
     if "discard_top" in point and state.knock_card is not None:
         blame["discard_top"] = face_down  # the knock card lies face down
     phase = point.get("phase")
     if phase == Phase.OVER.value and state.result is not None and "phase" in point:
-        blame.update(_still_playing(state.result, rules))
+        blame.update(still_playing(state.result, rules))
     if phase == Phase.OVER.value and state.history and state.knocker is not None:
         last = state.history[-1][1].kind.value
         if state.gin and rules.layoff_after_gin == "forbidden":
@@ -393,6 +434,8 @@ def point_blame(adapter: Any, point: Mapping[str, Any]) -> dict[str, str]:
     elif phase in (Phase.DRAW.value, Phase.DISCARD.value) and state.history \
             and _near_wall(state):
         blame["phase"] = _wall_clause(rules)
+    if game is not None and game.match is not None and game.match.results:
+        blame.update(match_score_blame(game.match))
     blame = {k: v for k, v in blame.items() if k.split(":")[0] in point}
     legal = _legal_blame(state, point)
     if legal:
@@ -419,7 +462,7 @@ def query_blame(case: Any, profile: str | None, answer: Mapping[str, Any]) -> di
     decided = {} if params is None else _QUERY_BLAME.get(what, _no_rule)(query, params, answer)
     source = case.data.get("source", {})
     named = source.get("blame") or (case.decides[0] if len(case.decides) == 1 else None)
-    out: dict[str, str] = {}
+    out = {k: v for k, v in decided.items() if "[" in k}  # a list's items, hand by hand
     for name in answer:
         clause = decided.get(name) or source.get(f"blame.{name}") or named \
             or _FIELD_CLAUSES.get(name)
@@ -531,27 +574,43 @@ def _hand_score(query: Mapping[str, Any], params: Mapping[str, Any], item: Seque
 
 def _next_dealer_blame(query: Mapping[str, Any], params: Mapping[str, Any],
                        answer: Mapping[str, Any]) -> dict[str, str]:
-    """``next-dealer``: MATCH.NEXT-DEALER after a hand somebody won, WALL.REDEAL otherwise."""
+    """``next-dealer``: the hand's winner (``match.scores``, compared first) is its scoring
+    trail's outcome rule (SCORE.TIE for a tie, ...); the next dealer MATCH.NEXT-DEALER's after
+    a hand somebody won, WALL.REDEAL's otherwise."""
     hand = _hand_score(query, params, query["hand"])
     won = hand is not None and hand.winner is not None
-    return {"next": "MATCH.NEXT-DEALER" if won else "WALL.REDEAL"}
+    winner = "SCORE.VOID" if hand is None else score_blame(
+        [c for c in hand.clauses if c.startswith(("SCORE.", "GIN.", "KNOCK."))],
+        (hand.knocker, hand.defender)).get("outcome", "SCORE.HAND-WINNER")
+    return {"hand_winner": winner, "next": "MATCH.NEXT-DEALER" if won else "WALL.REDEAL"}
+
+
+def _scored(query: Mapping[str, Any], params: Mapping[str, Any], outcome: str,
+            knocker: int, defender: int) -> dict[str, str]:
+    """The scoring trail (:func:`score_blame`) of a hand going out by ``outcome`` (``knock``,
+    ``gin``, ``big_gin``) with these deadwoods after layoffs ({} for no legal hand)."""
+    from ginspec.reference.scoring import ScoringError, score_hand
+
+    upcard = parse_card(str(query["upcard"])) if query.get("upcard") is not None else None
+    try:
+        hand = score_hand(outcome, knocker, defender, params, upcard=upcard)  # type: ignore[arg-type]
+    except ScoringError:
+        return {}
+    return score_blame([c for c in hand.clauses if c.startswith(("SCORE.", "GIN.", "KNOCK."))],
+                       (hand.knocker, hand.defender))
 
 
 def _score_blame(query: Mapping[str, Any], params: Mapping[str, Any],
                  answer: Mapping[str, Any]) -> dict[str, str]:
     """``score``: the scoring trail (:func:`score_blame`): the outcome's rule decides the
     winner and the undercut, the counting rule the points; boxes are MATCH.BOX's (with extra
-    boxes, MATCH.EXTRA-BOXES's)."""
-    from ginspec.reference.scoring import ScoringError, score_hand
-
-    upcard = parse_card(str(query["upcard"])) if query.get("upcard") is not None else None
-    try:
-        hand = score_hand(str(query["outcome"]), int(query["knocker_deadwood"]),  # type: ignore[arg-type]
-                          int(query["defender_deadwood"]), params, upcard=upcard)
-    except ScoringError:
-        return {}
-    trail = score_blame([c for c in hand.clauses if c.startswith(("SCORE.", "GIN.", "KNOCK."))],
-                        (hand.knocker, hand.defender))
+    boxes, MATCH.EXTRA-BOXES's). A knock with no deadwood is no legal hand because the knocker
+    may not lay off (LAYOFF.KNOCKER: only his own layoffs could bring a knock to 0)."""
+    if query.get("outcome") == "knock" and query.get("knocker_deadwood") == 0 \
+            and answer.get("error") and not params.get("knocker_may_lay_off"):
+        return {"error": "LAYOFF.KNOCKER"}
+    trail = _scored(query, params, str(query["outcome"]), int(query["knocker_deadwood"]),
+                    int(query["defender_deadwood"]))
     if not trail:
         return {}
     boxes = "MATCH.EXTRA-BOXES" if params.get("extra_boxes") else "MATCH.BOX"
@@ -559,12 +618,18 @@ def _score_blame(query: Mapping[str, Any], params: Mapping[str, Any],
             "boxes": boxes}
 
 
+_GOING_OUT: dict[str, str] = {"knock": "knock", "undercut": "knock", "tie": "knock",
+                              "gin": "gin", "gin_cancelled": "gin", "big_gin": "big_gin"}
+"""How the knocker went out, by the outcome of a ruling (``score_hand``'s ``outcome``)."""
+
+
 def _adjudicate_blame(query: Mapping[str, Any], params: Mapping[str, Any],
                       answer: Mapping[str, Any]) -> dict[str, str]:
     """``adjudicate``: SHOWDOWN.COMPARE decides the outcome when the defender's layoffs turn
     the comparison (his deadwood before them would give another outcome); LAYOFF.CHAIN the
     deadwood when the other chain rule would leave the defender other deadwood against the
-    ruled declaration."""
+    ruled declaration; the points, compared after the deadwood and the outcome, are the scoring
+    trail's (SCORE.GIN, SCORE.UNDERCUT, ...)."""
     out: dict[str, str] = {}
     deadwood, outcome = answer.get("deadwood"), answer.get("outcome")
     ruling = _ruling(query, params)
@@ -577,6 +642,11 @@ def _adjudicate_blame(query: Mapping[str, Any], params: Mapping[str, Any],
         out.update(_ruling_run_rule(query, params, ruling))  # a wider run rule's deadwood
     if ruling is not None:
         out.update(_legality_blame(query, params, ruling))
+    if isinstance(deadwood, Mapping) and outcome in _GOING_OUT:
+        points = _scored(query, params, _GOING_OUT[str(outcome)], int(deadwood["knocker"]),
+                         int(deadwood["defender"])).get("points")
+        if points is not None:
+            out["points"] = points
     laid = answer.get("layoffs") if "layoffs" in answer else _ruled_layoffs(query, params)
     if isinstance(deadwood, Mapping) and outcome in ("knock", "undercut", "tie") and laid:
         ace = int(params.get("ace_value", parameters()["ace_value"].default))
@@ -710,16 +780,50 @@ def _ends_clause(rules: Any) -> str:
 
 def _match_blame(query: Mapping[str, Any], params: Mapping[str, Any],
                  answer: Mapping[str, Any]) -> dict[str, str]:
-    """``match``: whether and when the game ends is :func:`_ends_clause`'s, the totals,
-    settlement and payee MATCH.SETTLEMENT's (the final total: hand points, game bonus, boxes,
-    shutout), the shutout MATCH.SHUTOUT-TEST's."""
-    ends = _ends_clause(_rules_of(params))
-    return {"over": ends, "hands": ends, "winner": ends, "totals": "MATCH.SETTLEMENT",
-            "settlement": "MATCH.SETTLEMENT", "payee": "MATCH.SETTLEMENT",
-            "shutout": "MATCH.SHUTOUT-TEST"}
+    """``match``: each hand's points (``hand_points[i]``) are its scoring trail's, each running
+    score (``running_scores[i]``) MATCH.CUMULATIVE's, or MATCH.BOX-TARGET's once boxes with
+    points were earned; whether and when the game ends is :func:`_ends_clause`'s; the box points
+    MATCH.BOX's (MATCH.EXTRA-BOXES's with extra boxes earned), the game bonus
+    MATCH.GAME-BONUS's; the totals, settlement and payee MATCH.SETTLEMENT's (the final total:
+    hand points, game bonus, boxes, shutout), the shutout MATCH.SHUTOUT-TEST's."""
+    rules = _rules_of(params)
+    ends = _ends_clause(rules)
+    out = {"over": ends, "hands": ends, "winner": ends, "totals": "MATCH.SETTLEMENT",
+           "settlement": "MATCH.SETTLEMENT", "payee": "MATCH.SETTLEMENT",
+           "shutout": "MATCH.SHUTOUT-TEST", "hand_points": "MATCH.CUMULATIVE",
+           "running_scores": "MATCH.CUMULATIVE", "box_points": "MATCH.BOX",
+           "hand_winners": "SCORE.HAND-WINNER",
+           "game_bonus": "MATCH.GAME-BONUS"}
+    boxes = won = 0
+    for i, item in enumerate(query["hands"][:len(answer.get("hand_points", ()))]):
+        hand = _hand_score(query, params, item)
+        if hand is None:  # a void hand scores nothing
+            out[f"hand_points[{i}]"] = out[f"hand_winners[{i}]"] = "SCORE.VOID"
+        else:
+            trail = score_blame([c for c in hand.clauses
+                                 if c.startswith(("SCORE.", "GIN.", "KNOCK."))],
+                                (hand.knocker, hand.defender))
+            out[f"hand_points[{i}]"] = trail.get("points", "SCORE.HAND-WINNER")
+            out[f"hand_winners[{i}]"] = trail.get("outcome", "SCORE.HAND-WINNER")
+            boxes += hand.knocker_boxes + hand.defender_boxes
+            won += hand.winner is not None
+        out[f"running_scores[{i}]"] = "MATCH.BOX-TARGET" if rules.box_bonus and boxes \
+            else "MATCH.CUMULATIVE"
+    if boxes != won and params.get("extra_boxes"):
+        out["box_points"] = "MATCH.EXTRA-BOXES"
+    return out
+
+
+def _table_adjudicate_blame(query: Mapping[str, Any], params: Mapping[str, Any],
+                            answer: Mapping[str, Any]) -> dict[str, str]:
+    """``table-adjudicate``: the penalties, compared after the outcome, the winner and every
+    seat's deadwood, are TABLE.PENALTY's charges on them."""
+    return {"penalties": "TABLE.PENALTY"} if answer.get("penalties") else {}
 
 
 _QUERY_BLAME: dict[str, Any] = {
+    "hollywood": lambda q, p, a: {"box_points": "MATCH.BOX", "game_bonus": "MATCH.GAME-BONUS"},
+    "table-adjudicate": _table_adjudicate_blame,
     "match": _match_blame,
     "knock": _knock_blame,
     "deadwood": _deadwood_blame,

@@ -185,6 +185,12 @@ def _negative(profile: str, seed: int, prefix: list[Move], position: HandState,
     )
 
 
+def _scores(match: MatchState) -> dict[str, Any]:
+    """What an engine declaring ``match.scores`` reports once a hand of ``match`` is over: that
+    hand's points and the scores toward the target (MATCH.CUMULATIVE, MATCH.BOX-TARGET)."""
+    return {"last_points": list(match.results[-1].points), "match_scores": list(match.scores)}
+
+
 def match_cases() -> Iterator[Case]:
     for profile in MATCH_PROFILES:
         if profile not in profiles():
@@ -211,9 +217,10 @@ def match_cases() -> Iterator[Case]:
                 match = match.next_hand()
                 deals.append(deal_json(match.hand))
                 # each later hand opens in its first phase, the rules' dealer's opponent to act:
-                # an engine whose last hand went on (or whose match ended) differs here first
+                # an engine whose last hand went on (or whose match ended) differs here first;
+                # then the last hand's points and the scores toward the target (match.scores)
                 opened.append({"after": len(steps), "phase": match.hand.phase.value,
-                               "to_act": actor(match.hand)})
+                               "to_act": actor(match.hand), **_scores(match)})
         result = match_result(match)
         if result is None:
             continue
@@ -230,6 +237,7 @@ def match_cases() -> Iterator[Case]:
                     **({"blame.settlement": final_clauses[-1]} if final_clauses else {})},
             deals=deals, steps=steps,
             checkpoints=[{"after": 0, "to_act": actor(MatchState.new(rules, seed).hand)}, *opened,
-                         {"after": len(steps), "phase": "over", "to_act": None}],
+                         {"after": len(steps), "phase": "over", "to_act": None,
+                          **_scores(match)}],
             result=result,
         )

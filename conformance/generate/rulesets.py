@@ -37,13 +37,16 @@ from ginspec.conformance.cases.expectations import (
     translated_steps,
 )
 from ginspec.conformance.generate.blame import (
+    ended_by_refused,
     ended_hand,
+    final_score_blame,
     opens_later_hand,
     point_blame,
     refusal_against,
     refusal_clause,
     score_blame,
     step_against,
+    still_playing,
 )
 from ginspec.conformance.generate.openings import Opening, translate
 from ginspec.conformance.generate.playouts import action_clause, engine_player
@@ -175,12 +178,14 @@ def _result_blame(adapter: Any, case: Case) -> dict[str, str]:
             blame["deadwood"] = "LAYOFF.TARGET"
         if state.result.boxes != (0, 0):
             blame["boxes"] = "MATCH.BOX"
+        blame.update(still_playing(state.result, state.rules))  # an engine whose hand goes on
     source = case.data.get("source", {})
     for key, value in source.items():
         if key.startswith("blame.") and case.kind != "hand":
             blame[key.removeprefix("blame.")] = str(value)
-    if case.kind == "match":  # the running score toward the target; the final total
-        blame.update(match_totals="MATCH.CUMULATIVE", final_totals="MATCH.SETTLEMENT")
+    game = adapter._driver()
+    if case.kind == "match" and getattr(game, "match", None) is not None:
+        blame.update(final_score_blame(game.match))  # the running score, bonuses, final total
     return blame
 
 
@@ -223,8 +228,11 @@ def replay(case: Case, profile: str, keep: int | None = None) -> Played | None:
         elif verdict.accepted:
             against.append(step_against(state, str(step["action"]), opening,
                                         ended_hand(adapter, state)))
-        else:
-            against.append(refusal_against(state, str(step["action"]), verdict.code, opening))
+        else:  # a refusal: the rules that rule out other codes, and for one refused for the
+            # next dealer the rule that ends the hand with it (an engine playing on)
+            against.append({**refusal_against(state, str(step["action"]), verdict.code, opening),
+                            **(ended_by_refused(state, str(step["action"]), player)
+                               if verdict.code == "WRONG_DEALER" else {})})
         if verdict.accepted != (step["expect"] == "accepted"):
             if i == 0:
                 return None
@@ -236,7 +244,8 @@ def replay(case: Case, profile: str, keep: int | None = None) -> Played | None:
     if result is not None and case.result is not None:  # the fields the case checks
         result = {k: v for k, v in result.items() if k in case.result}
     result = _drop_boxes(result, profile, case.overrides)
-    blame = {k: v for k, v in _result_blame(adapter, case).items() if k in (result or {})}
+    blame = {k: v for k, v in _result_blame(adapter, case).items()
+             if k in (result or {}) or (result is not None and k.startswith("phase:"))}
     return Played(tuple(verdicts), tuple(clauses), tuple(seen), result, blame, stop, kept,
                   tuple(against))
 
@@ -369,7 +378,8 @@ def _entry(case: Case, played: Played, *, auto: bool) -> dict[str, Any]:
 
 def _verdict(verdict: Any, clause: str | None, against: Mapping[str, str] | None = None) -> Any:
     """A step's expectation: the verdict, with the clause deciding it when known (and the
-    clauses that permit the step, or rule out its refusal, against particular refusal codes)."""
+    clauses that permit the step, or rule out its refusal, against particular refusal codes; for
+    a step refused for the next dealer, ``phase:<phase>`` -> the rule that ends the hand with it)."""
     if clause is None:
         return verdict
     out = {"expect": verdict, "clause": clause}
