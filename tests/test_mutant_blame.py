@@ -45,10 +45,6 @@ IMPRECISE: dict[str, str] = {
         "unrelated: MATCH.NEXT-DEALER x2 (two match cases whose first hand is a tie: the protocol "
         "shows that hand's result only through the next deal, which the step ending the hand "
         "makes, so the dealer's verdict is the first and only difference)",
-    "KnockLimitOffByOne":
-        "unrelated: KNOCK.OPTIONAL x1 (casebook.c27.1 misses knock 2C, deadwood at the limit with "
-        "gin available: limit or optional gin), SHOWDOWN.BEST-PLAY x1 (spec.best-play-under-meld: "
-        "the same answer as a knocker who never under-melds)",
     "ElevenOpeningNoKnock":
         "unrelated: KNOCK.LIMIT x1 (proc.reject.eleven.first-turn.rlcard: the missing knocks include "
         "one at the limit, checked first)",

@@ -297,7 +297,9 @@ def _legal_blame(state: Any, point: Mapping[str, Any]) -> dict[str, str]:
                 out[action] = _gin_only(state.rules, refusal) or refusal.clause
             continue
         permits = step_against(state, action, None, None)
-        for code in ("GIN_COMPULSORY", "KNOCK_OVER_LIMIT", "DISCARD_OF_TAKEN_CARD",
+        # a knock at exactly the limit while gin is possible is permitted by both the limit and
+        # optional gin: the limit is named, and optional gin by the discards the case also lists
+        for code in ("KNOCK_OVER_LIMIT", "GIN_COMPULSORY", "DISCARD_OF_TAKEN_CARD",
                      "DECLARATION_OVER_LIMIT"):
             if permits.get(code) not in (None, "KNOCK.ELIGIBLE", "SHOWDOWN.DECLARATION"):
                 out[action] = permits[code]  # a rule, not the hand's own count, decides
@@ -640,6 +642,7 @@ def _adjudicate_blame(query: Mapping[str, Any], params: Mapping[str, Any],
         out["deadwood"] = "LAYOFF.CHAIN"  # the chain rule decides the defender's deadwood
     elif ruling is not None and ruling.declaration is not None:
         out.update(_ruling_run_rule(query, params, ruling))  # a wider run rule's deadwood
+        out.update(_ruling_limit(query, params, ruling))  # the next limit's deadwood
     if ruling is not None:
         out.update(_legality_blame(query, params, ruling))
     if isinstance(deadwood, Mapping) and outcome in _GOING_OUT:
@@ -700,6 +703,30 @@ def _ruling_run_rule(query: Mapping[str, Any], params: Mapping[str, Any],
                 ruling.knocker_deadwood, ruling.defender_deadwood):
             deadwood = {"knocker": other.knocker_deadwood, "defender": other.defender_deadwood}
             out.setdefault(answer_key("deadwood", deadwood), clause)
+    return out
+
+
+def _ruling_limit(query: Mapping[str, Any], params: Mapping[str, Any],
+                  ruling: Any) -> dict[str, str]:
+    """``deadwood:<answer>`` -> the knock limit (KNOCK.LIMIT), where the ruled declaration keeps
+    exactly the limit: the deadwood the ruling would give under the limit one lower or one
+    higher, when there the knocker keeps other deadwood (SHOWDOWN.BEST-PLAY plays the
+    declaration the limit allows)."""
+    rules = _rules_of(params)
+    if rules.knock_limit_from_upcard or ruling.knocker_deadwood != ruling.knock_limit:
+        return {}
+    out: dict[str, str] = {}
+    for limit in (ruling.knock_limit - 1, ruling.knock_limit + 1):
+        highest = parameters()["knock_limit"].max
+        if limit < 0 or (highest is not None and limit > highest):
+            continue
+        other = _ruling(query, {**params, "knock_limit": limit})
+        # only a declaration keeping other deadwood is the limit's doing: among declarations
+        # that keep the same, the limit does not choose
+        if other is not None and other.knocker_deadwood is not None and \
+                other.knocker_deadwood != ruling.knocker_deadwood:
+            deadwood = {"knocker": other.knocker_deadwood, "defender": other.defender_deadwood}
+            out.setdefault(answer_key("deadwood", deadwood), _limit_clause(rules))
     return out
 
 
