@@ -53,6 +53,9 @@ from ginspec.conformance.compare import (
     check_verdict,
 )
 from ginspec.conformance.mismatch import Mismatch, answer_key
+from ginspec.reference.game import MalformedAction, parse_action
+from ginspec.reference.game.rejections import CLAUSE_OF, Code
+from ginspec.spec.inputs import parse_json, read_text
 
 STATUSES: Final = ("pass", "fail", "error", "skip", "declined", "xfail", "xpass")
 
@@ -169,7 +172,6 @@ def in_shard(case_id: str, shard: tuple[int, int]) -> bool:
 
 def read_expect_fail(path: Path) -> dict[str, str]:
     """An expected-failure list: JSON ``{id: reason}``, or text lines ``ID  # reason``."""
-    from ginspec.spec.inputs import parse_json, read_text
 
     text = read_text(path, CaseFormatError)
     if path.suffix == ".json":
@@ -576,7 +578,6 @@ PHASE_CLAUSES: Final[dict[str, str]] = {
 def check_action_texts(legal: Any) -> None:
     """Legal actions must be strings of the action grammar (ACTION.GRAMMAR): an adapter that
     invents an action has broken the protocol, which is an adapter error, not a rules verdict."""
-    from ginspec.reference.game import MalformedAction, parse_action
 
     if not isinstance(legal, list) or not all(isinstance(a, str) for a in legal):
         raise AdapterFault(f"legal_actions returned {legal!r}, not a list of strings",
@@ -600,7 +601,6 @@ def phase_clauses(*phases: Any) -> tuple[str, ...]:
 
 def code_clauses(*codes: str | None) -> tuple[str, ...]:
     """The clauses the reference ties to these rejection codes (ACTION.REJECTION)."""
-    from ginspec.reference.game.rejections import CLAUSE_OF, Code
 
     out = []
     for code in codes:

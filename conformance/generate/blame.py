@@ -11,13 +11,21 @@ replays a scenario with (:mod:`ginspec.conformance.generate.rulesets`).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
-from ginspec.conformance.adapters.reference_game import GameDriver
+from ginspec.conformance.adapters.reference_game import GameDriver, profile_params
+from ginspec.conformance.generate.playouts import engine_player
 from ginspec.conformance.mismatch import answer_key
+from ginspec.reference.adjudicate import adjudicate
+from ginspec.reference.game import MalformedAction, parse_action, showdown
+from ginspec.reference.game.actions import Action, Kind, canonical_melds, format_action
 from ginspec.reference.game.deal import split_deck
 from ginspec.reference.game.state import Phase
-from ginspec.reference.melds import min_deadwood
+from ginspec.reference.layoffs import ShowdownRules, best_defence
+from ginspec.reference.melds import Meld, all_melds, check_meld, min_deadwood, min_deadwood_after_discard
+from ginspec.reference.scoring import ScoringError, knock_limit_for, score_hand
+from ginspec.reference.typed_rules import game_rules
 from ginspec.spec.cards import card_str, card_value, cards_of, mask_of, parse_card
 from ginspec.spec.clauses import registry
 from ginspec.spec.errors import CardError, GinspecError
@@ -62,7 +70,6 @@ def _run_rule_refusal(state: Any, rejection: Any) -> str | None:
 def _wider_rules(rules: Any) -> list[tuple[str, Any]]:
     """The run rules wider than ``rules`` (a MeldRules), narrowest first, each with its
     parameter: Q-K-A allowed (``ace_high_runs``), then runs turning the corner as well."""
-    from dataclasses import replace
 
     wider = [("ace_high_runs", replace(rules, ace_high_runs=True)),
              ("wraparound_runs", replace(rules, ace_high_runs=True, wraparound_runs=True))]
@@ -73,7 +80,6 @@ def _wider_run_rule(cards: int, limit: int, rules: Any, discard: bool = False) -
     """The clause of the narrowest wider run rule (MELD.RUN.ACE-LOW, MELD.RUN.NO-WRAP) under
     which ``cards`` (after the best discard, with ``discard``) would have deadwood within
     ``limit``, when they do not under ``rules``; None if none would."""
-    from ginspec.reference.melds import min_deadwood_after_discard
 
     least = min_deadwood_after_discard if discard else min_deadwood
     return next((clause for clause, alt in _wider_rules(rules) if least(cards, alt) <= limit),
@@ -233,7 +239,6 @@ def refusal_against(state: Any, action: str, code: str | None,
 def _declared_deadwood(state: Any, action: str) -> int | None:
     """The knocker's declared deadwood (SHOWDOWN.DECLARATION) if he declared ``action``: the
     value of the cards he holds in none of its melds (None for a malformed declaration)."""
-    from ginspec.reference.game import MalformedAction, parse_action
 
     try:
         melds = parse_action(action).melds
@@ -316,11 +321,7 @@ def _wider_spreads(state: Any) -> dict[str, str]:
     """In the declare or defender-meld phase: each declaration or spread the rules refuse that
     a wider run rule would allow (a group that is a run only with Q-K-A, or turning the corner)
     -> that rule (MELD.RUN.ACE-LOW, MELD.RUN.NO-WRAP), narrowest first."""
-    from dataclasses import replace
 
-    from ginspec.reference.game import showdown
-    from ginspec.reference.game.actions import Action, Kind, canonical_melds, format_action
-    from ginspec.reference.melds import check_meld
 
     if state.phase not in (Phase.DECLARE, Phase.DEFENDER_MELD) or state.to_move not in (0, 1):
         return {}
@@ -368,7 +369,6 @@ def ended_by_refused(state: Any, action: str, player: Any) -> dict[str, str]:
     """For an action the reference refuses only because of the next deal's dealer
     (WRONG_DEALER: the action itself ends the hand): ``phase:<phase>`` -> the rule that ends the
     hand with it, for an engine that accepts it and plays on in that phase (:func:`still_playing`)."""
-    from ginspec.conformance.generate.playouts import engine_player
 
     try:
         hand = state.apply(action, engine_player(player))
@@ -451,7 +451,6 @@ def query_blame(case: Any, profile: str | None, answer: Mapping[str, Any]) -> di
     ``score``, the knock limit for a knock deadwood at the limit, ...), else the clause the case
     names for the field (``source`` ``blame.<field>``, its one decided clause). A field no rule
     can be named for is an error of the case, found at build time."""
-    from ginspec.conformance.adapters.reference_game import profile_params
 
     query = case.query
     what = str(query["what"])
@@ -491,8 +490,6 @@ def _knock_blame(query: Mapping[str, Any], params: Mapping[str, Any],
     """``knock``: the knock deadwood and best discards are KNOCK.ELIGIBLE's; whether the hand
     may knock is the limit's when the knock deadwood is at it or one above (the limit decides)
     or the limit is 0 (gin only, STRAIGHT.GIN-ONLY), else KNOCK.ELIGIBLE's."""
-    from ginspec.reference.scoring import knock_limit_for
-    from ginspec.reference.typed_rules import game_rules
 
     upcard = parse_card(str(query["upcard"])) if "upcard" in query else None
     limit = knock_limit_for(params, upcard)
@@ -509,7 +506,6 @@ def _deadwood_blame(query: Mapping[str, Any], params: Mapping[str, Any],
     (``deadwood:<n>`` -> MELD.RUN.ACE-LOW, MELD.RUN.NO-WRAP); and when no two melds of the hand
     share a card there is one way to meld it (every meld), so the values of the cards left over
     decide it (CARD.VALUE), not a choice among arrangements (DEADWOOD.MINIMUM)."""
-    from ginspec.reference.melds import all_melds
 
     try:
         cards = [parse_card(str(c)) for c in query["cards"]]
@@ -537,8 +533,6 @@ def _declaration_blame(query: Mapping[str, Any], params: Mapping[str, Any],
     (MELD.RUN.ACE-LOW, MELD.RUN.NO-WRAP); a declared deadwood exactly at the knock limit makes
     the limit decide an answer that it is over the limit (``valid:false``,
     ``code:DECLARATION_OVER_LIMIT``)."""
-    from ginspec.reference.melds import check_meld
-    from ginspec.reference.scoring import knock_limit_for
 
     rules = _rules_of(params)
     try:
@@ -565,7 +559,6 @@ def _declaration_blame(query: Mapping[str, Any], params: Mapping[str, Any],
 
 def _hand_score(query: Mapping[str, Any], params: Mapping[str, Any], item: Sequence[Any]) -> Any:
     """The reference's score of a ``match``/``next-dealer`` hand item (None for a void hand)."""
-    from ginspec.reference.scoring import score_hand
 
     if list(item) == ["void"]:
         return None
@@ -591,7 +584,6 @@ def _scored(query: Mapping[str, Any], params: Mapping[str, Any], outcome: str,
             knocker: int, defender: int) -> dict[str, str]:
     """The scoring trail (:func:`score_blame`) of a hand going out by ``outcome`` (``knock``,
     ``gin``, ``big_gin``) with these deadwoods after layoffs ({} for no legal hand)."""
-    from ginspec.reference.scoring import ScoringError, score_hand
 
     upcard = parse_card(str(query["upcard"])) if query.get("upcard") is not None else None
     try:
@@ -663,7 +655,6 @@ def _adjudicate_blame(query: Mapping[str, Any], params: Mapping[str, Any],
 
 def _ruling(query: Mapping[str, Any], params: Mapping[str, Any]) -> Any:
     """The reference's ruling on an ``adjudicate`` question (None for an input error)."""
-    from ginspec.reference.adjudicate import adjudicate
 
     def cards(tokens: Any) -> list[int]:
         return [parse_card(str(t)) for t in tokens]
@@ -749,7 +740,6 @@ def _legality_blame(query: Mapping[str, Any], params: Mapping[str, Any],
     wider = _wider_run_rule(knocker, ruling.knock_limit, meld_rules, discard=eleven)
     if wider:
         return {"outcome": wider}
-    from ginspec.reference.melds import min_deadwood_after_discard
 
     least = (min_deadwood_after_discard if eleven else min_deadwood)(knocker, meld_rules)
     return {"outcome": limit_clause} if least == ruling.knock_limit + 1 else {}
@@ -759,9 +749,7 @@ def _chain_decides(melds: Sequence[Any], defender: Sequence[int], params: Mappin
                    gin: bool, deadwood: int) -> bool:
     """Whether the chain rule decides the defender's least ``deadwood`` against the knocker's
     ``melds``: with the other ``layoff_chain`` (LAYOFF.CHAIN) his best defence keeps another."""
-    from dataclasses import replace
 
-    from ginspec.reference.layoffs import ShowdownRules, best_defence
 
     rules = ShowdownRules.from_params(dict(params))
     other = replace(rules, layoff_chain="unlimited") if rules.layoff_chain == "original_melds_only" \
@@ -773,7 +761,6 @@ def _defence_blame(query: Mapping[str, Any], params: Mapping[str, Any],
                    answer: Mapping[str, Any]) -> dict[str, str]:
     """``defence``: LAYOFF.CHAIN decides the deadwood and the layoffs when the other chain rule
     would leave the defender other deadwood (a layoff onto a laid-off card, or one refused)."""
-    from ginspec.reference.melds import Meld
 
     deadwood = answer.get("deadwood")
     if not isinstance(deadwood, int):
@@ -870,6 +857,5 @@ _QUERY_BLAME: dict[str, Any] = {
 
 
 def _rules_of(params: Mapping[str, Any]) -> Any:
-    from ginspec.reference.typed_rules import game_rules
 
     return game_rules(params)

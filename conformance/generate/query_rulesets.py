@@ -20,6 +20,7 @@ from typing import Any
 
 from ginspec.conformance.adapters.reference import ReferenceAdapter
 from ginspec.conformance.cases import Case
+from ginspec.conformance.cases.expectations import MATCH_SCORES, SCORED_QUERIES
 from ginspec.conformance.compare import check_query
 from ginspec.conformance.generate.blame import query_blame
 from ginspec.conformance.generate.showdown_answers import RECORDED, with_showdown_answers
@@ -67,9 +68,6 @@ def _with_match_scores(case: Case) -> Case:
     end, the box points and the game bonus: PROTOCOL.md, "Match scores"), as the reference scores
     the hands; only where the reference gives every field the case states itself (the spec's or
     the casebook's answer)."""
-    from ginspec.conformance.adapters.reference import ReferenceAdapter
-    from ginspec.conformance.cases.expectations import MATCH_SCORES, SCORED_QUERIES
-
     what = case.query.get("what")
     if what not in SCORED_QUERIES or case.expect.get("error") or case.profile is None:
         return case
