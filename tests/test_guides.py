@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from ginspec.conformance.versions import PROTOCOL_VERSION
 
 ROOT = Path(__file__).resolve().parents[1]
 GUIDE = ROOT / "docs" / "guides" / "verify-your-implementation.md"
@@ -139,7 +140,7 @@ def node_subset(out: str, _: Path) -> None:
 
 def serve_hello(out: str, _: Path) -> None:
     hello = json.loads(out)
-    assert hello["seq"] == 1 and hello["protocol"] == 3 and "warning" not in hello
+    assert hello["seq"] == 1 and hello["protocol"] == PROTOCOL_VERSION and "warning" not in hello
     assert "pagat" in hello["profiles"]
 
 
@@ -173,7 +174,7 @@ COMMANDS: dict[str, Expect] = {
         Expect(0, node_deadwood, needs_node=True),
     f"ginspec conform --adapter {NODE} --smoke": Expect(0, smoke_ok, needs_node=True),
     f"ginspec conform --adapter {NODE}": Expect(0, node_subset, needs_node=True),
-    "echo '{\"seq\": 1, \"cmd\": \"hello\", \"protocol\": 3}' | ginspec serve": Expect(0, serve_hello),
+    "echo '{\"seq\": 1, \"cmd\": \"hello\", \"protocol\": 4}' | ginspec serve": Expect(0, serve_hello),
     "ginspec conform --adapter 'cmd:ginspec serve' --profile pagat": Expect(0, pagat_only),
     f"ginspec conform --adapter {GREEDY} --json report.jsonl --html report.html":
         Expect(1, greedy_fails, chain="report"),
