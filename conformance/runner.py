@@ -172,7 +172,6 @@ def in_shard(case_id: str, shard: tuple[int, int]) -> bool:
 
 def read_expect_fail(path: Path) -> dict[str, str]:
     """An expected-failure list: JSON ``{id: reason}``, or text lines ``ID  # reason``."""
-
     text = read_text(path, CaseFormatError)
     if path.suffix == ".json":
         data = parse_json(text, str(path), CaseFormatError)
@@ -578,7 +577,6 @@ PHASE_CLAUSES: Final[dict[str, str]] = {
 def check_action_texts(legal: Any) -> None:
     """Legal actions must be strings of the action grammar (ACTION.GRAMMAR): an adapter that
     invents an action has broken the protocol, which is an adapter error, not a rules verdict."""
-
     if not isinstance(legal, list) or not all(isinstance(a, str) for a in legal):
         raise AdapterFault(f"legal_actions returned {legal!r}, not a list of strings",
                            kind="protocol")
@@ -601,7 +599,6 @@ def phase_clauses(*phases: Any) -> tuple[str, ...]:
 
 def code_clauses(*codes: str | None) -> tuple[str, ...]:
     """The clauses the reference ties to these rejection codes (ACTION.REJECTION)."""
-
     out = []
     for code in codes:
         member = Code.__members__.get(code or "")

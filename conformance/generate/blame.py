@@ -70,7 +70,6 @@ def _run_rule_refusal(state: Any, rejection: Any) -> str | None:
 def _wider_rules(rules: Any) -> list[tuple[str, Any]]:
     """The run rules wider than ``rules`` (a MeldRules), narrowest first, each with its
     parameter: Q-K-A allowed (``ace_high_runs``), then runs turning the corner as well."""
-
     wider = [("ace_high_runs", replace(rules, ace_high_runs=True)),
              ("wraparound_runs", replace(rules, ace_high_runs=True, wraparound_runs=True))]
     return [(parameters()[name].clause, alt) for name, alt in wider if alt != rules]
@@ -80,7 +79,6 @@ def _wider_run_rule(cards: int, limit: int, rules: Any, discard: bool = False) -
     """The clause of the narrowest wider run rule (MELD.RUN.ACE-LOW, MELD.RUN.NO-WRAP) under
     which ``cards`` (after the best discard, with ``discard``) would have deadwood within
     ``limit``, when they do not under ``rules``; None if none would."""
-
     least = min_deadwood_after_discard if discard else min_deadwood
     return next((clause for clause, alt in _wider_rules(rules) if least(cards, alt) <= limit),
                 None)
@@ -239,7 +237,6 @@ def refusal_against(state: Any, action: str, code: str | None,
 def _declared_deadwood(state: Any, action: str) -> int | None:
     """The knocker's declared deadwood (SHOWDOWN.DECLARATION) if he declared ``action``: the
     value of the cards he holds in none of its melds (None for a malformed declaration)."""
-
     try:
         melds = parse_action(action).melds
     except MalformedAction:
@@ -321,8 +318,6 @@ def _wider_spreads(state: Any) -> dict[str, str]:
     """In the declare or defender-meld phase: each declaration or spread the rules refuse that
     a wider run rule would allow (a group that is a run only with Q-K-A, or turning the corner)
     -> that rule (MELD.RUN.ACE-LOW, MELD.RUN.NO-WRAP), narrowest first."""
-
-
     if state.phase not in (Phase.DECLARE, Phase.DEFENDER_MELD) or state.to_move not in (0, 1):
         return {}
     hand = state.hands[state.to_move]
@@ -369,7 +364,6 @@ def ended_by_refused(state: Any, action: str, player: Any) -> dict[str, str]:
     """For an action the reference refuses only because of the next deal's dealer
     (WRONG_DEALER: the action itself ends the hand): ``phase:<phase>`` -> the rule that ends the
     hand with it, for an engine that accepts it and plays on in that phase (:func:`still_playing`)."""
-
     try:
         hand = state.apply(action, engine_player(player))
     except GinspecError:
@@ -451,7 +445,6 @@ def query_blame(case: Any, profile: str | None, answer: Mapping[str, Any]) -> di
     ``score``, the knock limit for a knock deadwood at the limit, ...), else the clause the case
     names for the field (``source`` ``blame.<field>``, its one decided clause). A field no rule
     can be named for is an error of the case, found at build time."""
-
     query = case.query
     what = str(query["what"])
     params: dict[str, Any] | None
@@ -490,7 +483,6 @@ def _knock_blame(query: Mapping[str, Any], params: Mapping[str, Any],
     """``knock``: the knock deadwood and best discards are KNOCK.ELIGIBLE's; whether the hand
     may knock is the limit's when the knock deadwood is at it or one above (the limit decides)
     or the limit is 0 (gin only, STRAIGHT.GIN-ONLY), else KNOCK.ELIGIBLE's."""
-
     upcard = parse_card(str(query["upcard"])) if "upcard" in query else None
     limit = knock_limit_for(params, upcard)
     deadwood = answer.get("deadwood")
@@ -506,7 +498,6 @@ def _deadwood_blame(query: Mapping[str, Any], params: Mapping[str, Any],
     (``deadwood:<n>`` -> MELD.RUN.ACE-LOW, MELD.RUN.NO-WRAP); and when no two melds of the hand
     share a card there is one way to meld it (every meld), so the values of the cards left over
     decide it (CARD.VALUE), not a choice among arrangements (DEADWOOD.MINIMUM)."""
-
     try:
         cards = [parse_card(str(c)) for c in query["cards"]]
     except CardError:
@@ -533,7 +524,6 @@ def _declaration_blame(query: Mapping[str, Any], params: Mapping[str, Any],
     (MELD.RUN.ACE-LOW, MELD.RUN.NO-WRAP); a declared deadwood exactly at the knock limit makes
     the limit decide an answer that it is over the limit (``valid:false``,
     ``code:DECLARATION_OVER_LIMIT``)."""
-
     rules = _rules_of(params)
     try:
         groups = [[parse_card(str(c)) for c in g] for g in query["melds"]]
@@ -559,7 +549,6 @@ def _declaration_blame(query: Mapping[str, Any], params: Mapping[str, Any],
 
 def _hand_score(query: Mapping[str, Any], params: Mapping[str, Any], item: Sequence[Any]) -> Any:
     """The reference's score of a ``match``/``next-dealer`` hand item (None for a void hand)."""
-
     if list(item) == ["void"]:
         return None
     upcard = parse_card(str(query["upcard"])) if query.get("upcard") is not None else None
@@ -584,7 +573,6 @@ def _scored(query: Mapping[str, Any], params: Mapping[str, Any], outcome: str,
             knocker: int, defender: int) -> dict[str, str]:
     """The scoring trail (:func:`score_blame`) of a hand going out by ``outcome`` (``knock``,
     ``gin``, ``big_gin``) with these deadwoods after layoffs ({} for no legal hand)."""
-
     upcard = parse_card(str(query["upcard"])) if query.get("upcard") is not None else None
     try:
         hand = score_hand(outcome, knocker, defender, params, upcard=upcard)  # type: ignore[arg-type]
@@ -655,7 +643,6 @@ def _adjudicate_blame(query: Mapping[str, Any], params: Mapping[str, Any],
 
 def _ruling(query: Mapping[str, Any], params: Mapping[str, Any]) -> Any:
     """The reference's ruling on an ``adjudicate`` question (None for an input error)."""
-
     def cards(tokens: Any) -> list[int]:
         return [parse_card(str(t)) for t in tokens]
 
@@ -749,8 +736,6 @@ def _chain_decides(melds: Sequence[Any], defender: Sequence[int], params: Mappin
                    gin: bool, deadwood: int) -> bool:
     """Whether the chain rule decides the defender's least ``deadwood`` against the knocker's
     ``melds``: with the other ``layoff_chain`` (LAYOFF.CHAIN) his best defence keeps another."""
-
-
     rules = ShowdownRules.from_params(dict(params))
     other = replace(rules, layoff_chain="unlimited") if rules.layoff_chain == "original_melds_only" \
         else replace(rules, layoff_chain="original_melds_only")
@@ -761,7 +746,6 @@ def _defence_blame(query: Mapping[str, Any], params: Mapping[str, Any],
                    answer: Mapping[str, Any]) -> dict[str, str]:
     """``defence``: LAYOFF.CHAIN decides the deadwood and the layoffs when the other chain rule
     would leave the defender other deadwood (a layoff onto a laid-off card, or one refused)."""
-
     deadwood = answer.get("deadwood")
     if not isinstance(deadwood, int):
         return {}
@@ -857,5 +841,4 @@ _QUERY_BLAME: dict[str, Any] = {
 
 
 def _rules_of(params: Mapping[str, Any]) -> Any:
-
     return game_rules(params)
