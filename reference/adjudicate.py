@@ -212,9 +212,12 @@ def _check_cards(knocker: Cards, defender: Cards) -> tuple[int, int]:
 
 @implements("SHOWDOWN.BEST-PLAY")
 def adjudicate_position(
-    position: Position, knocker_melds: Sequence[Sequence[Card]] | None = None
+    position: Position, knocker_melds: Sequence[Sequence[Card]] | None = None, *,
+    big_gin: bool = False,
 ) -> Ruling:
-    """Adjudicate a knock; with ``knocker_melds`` the declaration is fixed, else chosen best."""
+    """Adjudicate a knock; with ``knocker_melds`` the declaration is fixed, else chosen best.
+    Eleven cards are ruled with the best knock discard or as big gin; with ``big_gin`` (the
+    knocker has gone big gin, KNOCK.BIG-GIN) only as big gin."""
     k, d = _check_cards(position.knocker, position.defender)
     rules = position.rules
     if knocker_melds is not None:
@@ -222,7 +225,7 @@ def adjudicate_position(
     candidates: list[tuple[Card | None, Declaration]] = [
         (None, x) for x in legal_declarations(k, rules)
     ]
-    if k.bit_count() == 11:
+    if k.bit_count() == 11 and not big_gin:
         for card in cards_of(k):
             candidates.extend((card, x) for x in legal_declarations(k & ~(1 << card), rules))
     if not candidates:
@@ -437,6 +440,7 @@ def position_from_ruleset(
 def adjudicate(
     knocker: Cards, defender: Cards, ruleset: Mapping[str, Value], *,
     knocker_melds: Sequence[Sequence[Card]] | None = None, upcard: Card | None = None,
+    big_gin: bool = False,
 ) -> Ruling:
     """The ruling on a knock under ``ruleset`` (see :func:`adjudicate_position`)."""
     # The upcard may be in either hand: in Oklahoma it is the first upcard, often taken.
@@ -447,4 +451,4 @@ def adjudicate(
     if knocker_melds is not None:
         knocker_melds = meld_lists(knocker_melds)
     position = position_from_ruleset(cards_of(k), cards_of(d), ruleset, upcard)
-    return adjudicate_position(position, knocker_melds)
+    return adjudicate_position(position, knocker_melds, big_gin=big_gin)

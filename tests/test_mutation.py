@@ -204,7 +204,7 @@ CORNER_KILLS = [
      "sys.table-penalty.two-players-knock"),
     ("serbian-online", "table.penalties:table_penalties:constant:71.0",
      "sys.table-penalty.knocker-over-limit"),
-    ("serbian-online", "adjudicate:adjudicate_position:constant:75.0",
+    ("serbian-online", "adjudicate:adjudicate_position:constant:79.0",
      "q.adjudicate.eleven-cards.serbian-online"),
     ("openspiel", "scoring:final_scores:constant:384.0", "q.match.player-one-is-paid.openspiel"),
 ]

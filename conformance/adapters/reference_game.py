@@ -11,7 +11,6 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final
 
 from ginspec.conformance.adapters.base import JSONObject, Verdict
-from ginspec.reference.adjudicate import adjudicate
 from ginspec.reference.game import Deal, HandState, Rejection, format_action, rules_for_profile
 from ginspec.reference.game.match import MatchState
 from ginspec.reference.game.state import CHANCE, Phase
@@ -100,10 +99,7 @@ def best_showdown_steps(state: HandState, *, melding: bool, layoffs: bool
         return []
     k = state.knocker
     d = 1 - k
-    upcard = state.upcard if state.rules.knock_limit_from_upcard else None
-    declared = None if state.declaration is None else [list(m.cards) for m in state.declaration.melds]
-    ruling = adjudicate(cards_of(state.hands[k]), cards_of(state.hands[d]), state.rules.params,
-                        knocker_melds=declared, upcard=upcard)
+    ruling = state.best_ruling()
     steps: list[tuple[int, str]] = []
     if state.phase is Phase.DECLARE:
         assert ruling.declaration is not None

@@ -50,8 +50,6 @@ from ginspec.conformance.generate.blame import (
 )
 from ginspec.conformance.generate.openings import Opening, translate
 from ginspec.conformance.generate.playouts import action_clause, engine_player
-from ginspec.reference.adjudicate import adjudicate
-from ginspec.spec.cards import cards_of
 from ginspec.spec.clauses import registry
 from ginspec.spec.errors import GinspecError
 from ginspec.spec.parameters import parameters, value_text
@@ -305,8 +303,7 @@ def best_play(state: Any) -> tuple[Any, dict[str, Any]]:
     the reference's adjudication of the two hands, played out as actions; and the ruling."""
 
     k, d = state.knocker, 1 - state.knocker
-    ruling = adjudicate(cards_of(state.hands[k]), cards_of(state.hands[d]), state.rules.params,
-                        upcard=state.upcard).to_json()
+    ruling = state.best_ruling().to_json()
     moves: list[tuple[int, str]] = [
         (k, "declare " + " / ".join(" ".join(m) for m in ruling["declaration"]["melds"]))]
     defence = ruling["defender"]

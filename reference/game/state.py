@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Final, Literal
 
+from ginspec.reference.adjudicate import Ruling, adjudicate
 from ginspec.reference.game import actions as A
 from ginspec.reference.game import showdown as S
 from ginspec.reference.game.actions import Action, Kind
@@ -288,6 +289,17 @@ class HandState:
     @property
     def gin(self) -> bool:
         return self.declaration is not None and self.declaration.deadwood == 0
+
+    def best_ruling(self) -> Ruling:
+        """SHOWDOWN.BEST-PLAY from this hand's knock: the knocker's declaration as made (else the
+        best one; only big gin's after big gin) and the defender's best reply."""
+        k = self.knocker
+        if k is None:
+            raise GinspecError("nobody has knocked: there is no showdown to rule on")
+        declared = None if self.declaration is None else \
+            [list(m.cards) for m in self.declaration.melds]
+        return adjudicate(self.hand(k), self.hand(1 - k), self.rules.params,
+                          knocker_melds=declared, upcard=self.upcard, big_gin=self.big_gin)
 
     def __repr__(self) -> str:
         moves = " ".join(f"{p}:{a}" for p, a in self.history[-3:])

@@ -370,7 +370,7 @@ def _showdown_claim(profile: str, result: Mapping[str, Any], start: HandState | 
     srules = as_rules(start.rules.params)
     table: list[dict[str, Any]]
     if automatic:
-        ruling = adjudicate(k_hand, d_hand, start.rules.params, upcard=start.upcard).to_json()
+        ruling = start.best_ruling().to_json()
         table = _best_table(ruling)
         dw = {"knocker": ruling["deadwood"]["knocker"], "defender": ruling["deadwood"]["defender"]}
     else:
