@@ -235,6 +235,11 @@ class LayoffOntoDeadwood(Mutant):
 
 
 class WrapAroundRuns(ParameterMutant):
+    """Where the ace may follow the king (``ace_high_runs``), also lets runs turn the corner
+    (K-A-2): an engine that makes the ace high by making runs circular. Under ace-low rules it
+    plays right: a corner-turning run there is also an ace-high one (Q-K-A), and the engine
+    would break MELD.RUN.ACE-LOW as well, not the one rule this mutant names."""
+
     breaks = "MELD.RUN.NO-WRAP"
     name = "wraparound_runs"
 
@@ -242,7 +247,9 @@ class WrapAroundRuns(ParameterMutant):
         return True
 
     def _mutate(self, profile: str | None, overrides: Mapping[str, Any]) -> dict[str, Any]:
-        return {**super()._mutate(profile, overrides), "ace_high_runs": True}
+        if not ruleset(profile or "pagat", dict(overrides))["ace_high_runs"]:
+            return dict(overrides)
+        return super()._mutate(profile, overrides)
 
     def query(self, what: str, args: Mapping[str, Any], profile: str | None,
               overrides: Mapping[str, Any]) -> JSONObject:

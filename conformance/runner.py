@@ -525,19 +525,22 @@ def _first_clause(case: Case) -> str | None:
 
 def _legal_blame(point: Mapping[str, Any], bad: Mismatch) -> str | None:
     """Wrong legal actions: the clause the case records for the first action the engine gets
-    wrong (``blame`` key ``legal:<action>``; ``legal:*`` for an action the case does not list)."""
+    wrong (``blame`` key ``legal:<action>``; ``legal:*`` for an action the case does not list).
+    None, so the field's own clause is blamed, when the engine also gets wrong an action the
+    case records no clause for: only the field's rule decides that one, so it is that rule the
+    engine breaks (a knock at the limit among missing knocks well below it is not the limit's)."""
     if not bad.field.startswith("legal_") or bad.field == "legal_count":
         return None
     want, got = set(bad.expected), set(bad.actual)
-    wrong = sorted(want & got) if bad.field == "legal_excludes" else \
-        sorted(want - got) + sorted(got - want)  # missing first, then extra
+    wrong = sorted(want & got) if bad.field == "legal_excludes" else sorted(want - got)
+    if bad.field == "legal_actions":  # the exact list: missing first, then extra
+        wrong += sorted(got - want)
     blame = point.get("blame", {})
-    for action in wrong:
-        clause = blame.get(f"legal:{action}") or \
-            (blame.get("legal:*") if action not in want else None)
-        if clause:
-            return str(clause)
-    return None
+    named = [blame.get(f"legal:{action}") or
+             (blame.get("legal:*") if action not in want else None) for action in wrong]
+    if not named or None in named:
+        return None
+    return str(named[0])
 
 
 def _phase_blame(bad: Mismatch) -> str | None:

@@ -33,25 +33,10 @@ from ginspec.conformance.mutants import MUTANTS, Mutant
 from ginspec.conformance.runner import CaseResult, Runner
 from ginspec.spec.clauses import registry
 
-IMPRECISE_FIRST: dict[str, str] = {
-    "WrapAroundRuns":
-        "first failure casebook.c15.1 (step verdict) blames MELD.RUN.ACE-LOW: Q-K-A, which both wider "
-        "run rules admit (wraparound runs need ace-high runs, MELD.RUN.NO-WRAP)",
-}
+IMPRECISE_FIRST: dict[str, str] = {}
 """Mutants whose first failing case the runner blames on another clause, and why."""
 
-IMPRECISE: dict[str, str] = {
-    "TiesNotUndercut":
-        "unrelated: MATCH.NEXT-DEALER x2 (two match cases whose first hand is a tie: the protocol "
-        "shows that hand's result only through the next deal, which the step ending the hand "
-        "makes, so the dealer's verdict is the first and only difference)",
-    "ElevenOpeningNoKnock":
-        "unrelated: KNOCK.LIMIT x1 (proc.reject.eleven.first-turn.rlcard: the missing knocks include "
-        "one at the limit, checked first)",
-    "BoxesTowardTargetFlipped":
-        "unrelated: HOLLYWOOD.ENTRY x2, THREE.GAME x2, THREE.ROTATION x4 (system queries: a game "
-        "ended early by boxes counted toward the target)",
-}
+IMPRECISE: dict[str, str] = {}
 """Mutants with a failing case the runner blames on an unrelated clause, and why."""
 
 

@@ -15,6 +15,7 @@ from dataclasses import replace
 from typing import Any
 
 from ginspec.conformance.adapters.reference_game import GameDriver, profile_params
+from ginspec.conformance.cases.query_kinds import QUERY_KINDS
 from ginspec.conformance.generate.playouts import engine_player
 from ginspec.conformance.mismatch import answer_key
 from ginspec.reference.adjudicate import adjudicate
@@ -444,7 +445,9 @@ def query_blame(case: Any, profile: str | None, answer: Mapping[str, Any]) -> di
     ``profile``: the rule the reference applied for that question (the scoring trail of a
     ``score``, the knock limit for a knock deadwood at the limit, ...), else the clause the case
     names for the field (``source`` ``blame.<field>``, its one decided clause). A field no rule
-    can be named for is an error of the case, found at build time."""
+    can be named for is an error of the case, found at build time. A system game that ends with
+    its last hand also names, for an engine answering an error, the clause of ``over``: the
+    game ended earlier for that engine."""
     query = case.query
     what = str(query["what"])
     params: dict[str, Any] | None
@@ -465,6 +468,10 @@ def query_blame(case: Any, profile: str | None, answer: Mapping[str, Any]) -> di
                                f"({what}): name one in source blame.{name}")
         out[name] = str(clause)
     out.update({k: v for k, v in decided.items() if ":" in k})  # one wrong answer's clause
+    if QUERY_KINDS[what].family == "system" and answer.get("over") is True and answer:
+        # every listed hand was played before the game ended with the last: an engine answering
+        # an error ended it earlier (the runner reports the error at the first field)
+        out.setdefault(answer_key(next(iter(answer)), "error"), out["over"])
     return out
 
 
