@@ -11,7 +11,10 @@ reference disagrees (:class:`CornerError`).
 * ``table-penalty`` questions without overrides, at two players too (TABLE.PLAYERS: the table
   game is played by 2 to 4) — the existing ones all carry overrides, which an engine playing
   exactly one profile is never sent;
-* a knock ruling on eleven cards, where the ruling picks the knock discard (SHOWDOWN.BEST-PLAY).
+* a knock ruling on eleven cards, where the ruling picks the knock discard (SHOWDOWN.BEST-PLAY);
+* settings at the smallest value that switches a rule on, which no profile plays: a take cap of
+  1 (TURN.TAKE-CAP), a big gin bonus of 1 (KNOCK.BIG-GIN), and a table ruling with a gin bonus
+  other than the undercut bonus (TABLE.PENALTY).
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ from ginspec.conformance.adapters.reference import ReferenceAdapter
 from ginspec.conformance.cases import Case
 from ginspec.conformance.generate.games import known
 from ginspec.conformance.generate.scripted import (
+    DEALER,
     WALL_DRAWS,
     at,
     ok,
@@ -34,6 +38,7 @@ from ginspec.conformance.generate.scripted import (
 )
 from ginspec.conformance.generate.systems import system_case
 from ginspec.conformance.generate.table import THREE, Script, TableCaseError, _drain, _src
+from ginspec.reference.game import Deal
 
 PROFILE: Final = "serbian-online"
 
@@ -230,6 +235,56 @@ def match_corners() -> Iterator[Case]:
         query={"what": "match", "hands": hands}, expect=expect)
 
 
+def setting_corners() -> Iterator[Case]:
+    """Rules switched on by their smallest value, under ``wikipedia`` (FIRST.PLAIN, no offer):
+
+    * ``discard_take_cap = 1`` (TURN.TAKE-CAP): player 1 draws AC and throws QD; player 0's take
+      of it is the first take of the hand, which reaches the cap: the hand is void at once and
+      the take is not carried out (QD stays on the pile, both hands keep ten cards);
+    * ``big_gin_bonus = 1`` (KNOCK.BIG-GIN): any bonus above 0 makes big gin exist: player 1
+      takes 6C onto 2C 3C 4C 5C / 7D 7H 7S / JS QS KS and may go big gin;
+    * ``gin_bonus = 20`` at the table (TABLE.PENALTY; the undercut bonus stays 25): chapter 14's
+      gin ruling (table-adjudicate-picks-gin) charges each defender his deadwood plus 20, 22 + 20
+      and 21 + 20.
+    """
+    yield scripted(
+        "proc.corner.take-cap-one.wikipedia",
+        "discard_take_cap = 1: the first take of the top discard in the hand voids it, and the "
+        "take is not carried out",
+        profile="wikipedia", overrides={"discard_take_cap": 1}, deals=[standard()],
+        steps=[ok(1, "draw-stock", "TURN.DRAW"), ok(1, "discard QD", "TURN.DISCARD"),
+               ok(0, "take-discard", "TURN.TAKE-CAP")],
+        points=[at(2, phase="draw", to_act=0, discard_top="QD"),
+                at(3, "TURN.TAKE-CAP", phase="over", to_act=None, hand_sizes=[10, 10],
+                   discard_top="QD")],
+        clauses=["FIRST.PLAIN", "TURN.TAKE-CAP"], decides=["TURN.TAKE-CAP"],
+        result={"outcome": "void", "knocker": None, "winner": None, "deadwood": [0, 0],
+                "points": [0, 0]})
+    gin = Deal.from_hands("2C 3C 4C 7D 7H 7S JS QS KS 5C", DEALER, "6C", "", 0)
+    yield scripted(
+        "proc.corner.big-gin-bonus-one.wikipedia",
+        "big_gin_bonus = 1: big gin is played with any bonus above 0; eleven melded cards "
+        "after the take may go big gin",
+        profile="wikipedia", overrides={"big_gin_bonus": 1}, deals=[gin],
+        steps=[ok(1, "take-discard", "TURN.DRAW"), ok(1, "big-gin", "KNOCK.BIG-GIN")],
+        points=[at(1, "KNOCK.BIG-GIN", phase="discard", to_act=1, hand_sizes=[10, 11],
+                   legal_includes=["big-gin", "knock 2C"]),
+                at(2, "KNOCK.BIG-GIN", phase="declare", to_act=1)],
+        clauses=["FIRST.PLAIN", "KNOCK.BIG-GIN-SHAPE"], decides=["KNOCK.BIG-GIN"])
+    hands = ["7H 8H 9H TH KC KD KS 2C", "6H 4C 4D 4S TS JD 2D", "JH 3S 3D 3H QS QH AC"]
+    yield system_case(
+        "sys.table-adjudicate.gin-bonus-20", "table-adjudicate",
+        {"hands": [h.split() for h in hands], "knocker": 0},
+        {"outcome": "gin", "winner": 0, "deadwood": [0, 22, 21], "penalties": [0, 42, 41],
+         "discard": "2C", "declaration": [["7H", "8H", "9H", "TH"], ["KC", "KD", "KS"]],
+         "layoffs": [[], ["6H"], ["JH"]]},
+        description="a table gin ruling with gin_bonus = 20 and the undercut bonus 25: each "
+        "defender pays his deadwood plus 20", profile=PROFILE, overrides={"gin_bonus": 20},
+        clauses=["TABLE.PENALTY"],
+        source={"spec": "spec/chapters/14-multiplayer.md", "section": "TABLE.PENALTY",
+                "generator": "corners (conformance/generate/corners.py)"})
+
+
 def corner_cases() -> list[Case]:
     return [*hand_corners(), *wall_corners(), *table_corners(), *penalty_corners(),
-            *adjudicate_corners(), *match_corners()]
+            *adjudicate_corners(), *match_corners(), *setting_corners()]
