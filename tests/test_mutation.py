@@ -207,8 +207,20 @@ CORNER_KILLS = [
     ("serbian-online", "adjudicate:adjudicate_position:constant:79.0",
      "q.adjudicate.eleven-cards.serbian-online"),
     ("openspiel", "scoring:final_scores:constant:384.0", "q.match.player-one-is-paid.openspiel"),
+    ("all", "game.state:HandState._take_capped:constant:19.0", "proc.corner.take-cap-one.wikipedia"),
+    ("all", "game.state:HandState._generate:constant:309.0",
+     "proc.corner.big-gin-bonus-one.wikipedia"),
+    ("all", "table.table_adjudicate:_showdown:swap:110.2", "sys.table-adjudicate.gin-bonus-20"),
+    ("pagat", "game.state:HandState._check:condition:534.1",
+     "proc.corner.knock-instead-of-gin.pagat"),
+    ("openspiel", "game.state:HandState._take_capped:compare:20.0",
+     "proc.corner.take-cap-fifty.openspiel"),
+    ("openspiel", "game.state:HandState._wall_take_ok:compare:83.0",
+     "proc.corner.wall-take-to-knock-at-limit.openspiel"),
+    ("serbian-online", "table.table_adjudicate:_showdown:compare:125.0",
+     "sys.table-adjudicate.tie-knocker-wins"),
 ]
-"""Survivors of the 2026-12-02 measurement and the corner case that kills each
+"""Survivors of the 2026-12-02 and 2026-12-05 measurements and the corner case that kills each
 (docs/conformance/mutation.md)."""
 
 

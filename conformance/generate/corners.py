@@ -27,7 +27,10 @@ from ginspec.conformance.cases import Case
 from ginspec.conformance.generate.games import known
 from ginspec.conformance.generate.scripted import (
     DEALER,
+    NON_DEALER,
+    UPCARD,
     WALL_DRAWS,
+    Step,
     at,
     ok,
     refused,
@@ -39,6 +42,7 @@ from ginspec.conformance.generate.scripted import (
 from ginspec.conformance.generate.systems import system_case
 from ginspec.conformance.generate.table import THREE, Script, TableCaseError, _drain, _src
 from ginspec.reference.game import Deal
+from ginspec.spec.cards import card_str, parse_card, parse_cards
 
 PROFILE: Final = "serbian-online"
 
@@ -285,6 +289,98 @@ def setting_corners() -> Iterator[Case]:
                 "generator": "corners (conformance/generate/corners.py)"})
 
 
+def _take_turns(deal: Deal, takes: int) -> list[Step]:
+    """After both pass the upcard and the non-dealer draws AC and throws it: ``takes`` turns in
+    which the player to act takes the top discard and throws the lowest card by card number he
+    held before (never the card just taken, so TURN.TAKE-AND-RETURN never applies)."""
+    hands = {1 - deal.dealer: parse_cards(deal.tokens()[0:20:2]),
+             deal.dealer: parse_cards(deal.tokens()[1:20:2])}
+    nd = 1 - deal.dealer
+    first = parse_card(stock_cards(deal)[0])
+    steps = [ok(nd, "pass"), ok(deal.dealer, "pass"), ok(nd, "draw-stock"),
+             ok(nd, f"discard {card_str(first)}")]
+    top, who = first, deal.dealer
+    for _ in range(takes):
+        thrown = min(hands[who])
+        hands[who] = [c for c in hands[who] if c != thrown] + [top]
+        steps += [ok(who, "take-discard", "TURN.DRAW"), ok(who, f"discard {card_str(thrown)}")]
+        top, who = thrown, 1 - who
+    return steps
+
+
+def rule_corners() -> Iterator[Case]:
+    """Rules of single profiles at a boundary no other case reaches:
+
+    * KNOCK.OPTIONAL (pagat, gin not compulsory): player 1 holds 2C 3C 4C / 7D 7H 7S / JS QS KS
+      and 3D and draws AC; gin is his by throwing 3D, but he may knock with AC instead, 3 left;
+    * TURN.TAKE-CAP under openspiel (cap 50): 49 takes of the top discard are played; the 50th
+      voids the hand and is not carried out;
+    * WALL.LAST-CHANCE under openspiel: at the wall the dealer, holding three melds and QH, may
+      take the last discard KH, since a knock is then possible at exactly the limit (10);
+    * TABLE.UNDERCUT under serbian-online (a tie is no undercut): a defender level with the
+      knocker's 5 pays 0 and the knocker wins.
+    """
+    deal = Deal.from_hands("2C 3C 4C 7D 7H 7S JS QS KS 3D", DEALER, UPCARD, "AC", 0)
+    yield scripted(
+        "proc.corner.knock-instead-of-gin.pagat",
+        "gin is not compulsory: holding gin after the draw, a player may knock with deadwood "
+        "instead (AC thrown, 3D's 3 left)",
+        profile="pagat", deals=[deal],
+        steps=[ok(1, "pass"), ok(0, "pass"), ok(1, "draw-stock", "FIRST.BOTH-PASS"),
+               ok(1, "knock AC", "KNOCK.OPTIONAL")],
+        points=[at(3, "KNOCK.OPTIONAL", phase="discard", to_act=1,
+                   legal_includes=["knock 3D", "knock AC", "discard 3D"]),
+                at(4, phase="declare", to_act=1)],
+        clauses=["KNOCK.GIN-COMPULSORY", "KNOCK.LIMIT"], decides=["KNOCK.OPTIONAL"])
+    deal = standard()
+    steps = _take_turns(deal, 49)
+    n = len(steps)
+    taken = str(steps[-1]["action"]).split()[1]
+    yield scripted(
+        "proc.corner.take-cap-fifty.openspiel",
+        "openspiel's take cap of 50: 49 takes of the top discard are played, the 50th voids the "
+        "hand and is not carried out",
+        profile="openspiel", deals=[deal],
+        steps=[*steps, ok(0 if steps[-1]["player"] == 1 else 1, "take-discard",
+                          "TURN.TAKE-CAP")],
+        points=[at(n, phase="draw", hand_sizes=[10, 10], discard_top=taken),
+                at(n + 1, "TURN.TAKE-CAP", phase="over", to_act=None, hand_sizes=[10, 10],
+                   discard_top=taken)],
+        clauses=["FIRST.BOTH-PASS", "TURN.TAKE-AND-RETURN"], decides=["TURN.TAKE-CAP"],
+        result={"outcome": "void", "knocker": None, "winner": None, "deadwood": [0, 0],
+                "points": [0, 0]})
+    base = Deal.from_hands(NON_DEALER, DEALER.replace("5H", "QH"), UPCARD, "", 0)
+    rest = [c for c in stock_cards(base) if c != "KH"]
+    deal = Deal.from_hands(NON_DEALER, DEALER.replace("5H", "QH"), UPCARD,
+                           " ".join([*rest[:WALL_DRAWS - 1], "KH"]), 0)
+    steps = to_the_wall(deal)
+    n = len(steps)
+    yield scripted(
+        "proc.corner.wall-take-to-knock-at-limit.openspiel",
+        "at the wall under take_and_knock_any_discard the dealer may take KH: with it he can "
+        "knock at exactly the limit, QH or KH left",
+        profile="openspiel", deals=[deal],
+        steps=[*steps, ok(0, "take-discard", "WALL.LAST-CHANCE"),
+               ok(0, "knock KH", "WALL.LAST-CHANCE")],
+        points=[at(n, "WALL.LAST-CHANCE", phase="wall", to_act=0,
+                   legal_actions=["pass", "take-discard"]),
+                at(n + 1, "WALL.LAST-CHANCE", phase="wall-knock", to_act=0,
+                   legal_includes=["knock KH", "knock QH"]),
+                at(n + 2, phase="declare", to_act=0)],
+        clauses=["WALL.END", "KNOCK.LIMIT"], decides=["WALL.LAST-CHANCE"])
+    hands = ["2C 3C 4C 7D 7H 7S 5H", "8C 8D 8S JH JD JS 5D", "KC QD TH 9C 6S 4D 2H"]
+    yield system_case(
+        "sys.table-adjudicate.tie-knocker-wins", "table-adjudicate",
+        {"hands": [h.split() for h in hands], "knocker": 0},
+        {"outcome": "knock", "winner": 0, "deadwood": [5, 5, 51], "penalties": [0, 0, 46],
+         "layoffs": [[], [], []]},
+        description="a table knock of 5 that a defender ties (5D over two sets): under "
+        "serbian-online a tie is no undercut, the knocker wins and the tying defender pays 0",
+        profile=PROFILE, clauses=["TABLE.UNDERCUT", "SCORE.TIE"],
+        source={"spec": "spec/chapters/14-multiplayer.md", "section": "TABLE.PENALTY",
+                "generator": "corners (conformance/generate/corners.py)"})
+
+
 def corner_cases() -> list[Case]:
     return [*hand_corners(), *wall_corners(), *table_corners(), *penalty_corners(),
-            *adjudicate_corners(), *match_corners(), *setting_corners()]
+            *adjudicate_corners(), *match_corners(), *setting_corners(), *rule_corners()]

@@ -73,8 +73,13 @@ def _is_over(state: Any) -> bool:
 
 
 def _state_view(state: Any) -> tuple[Any, ...]:
+    """What an engine shows of ``state``: the phase, the player to act, the legal actions and
+    the result (its ``boxes`` only where the rules have a box bonus: PROTOCOL.md compares them
+    nowhere else)."""
     legal = [] if _is_over(state) else sorted(str(a) for a in state.legal_actions())
     result = state.result.to_json() if state.result is not None else None
+    if result is not None and not getattr(state.rules, "box_bonus", 1):
+        result.pop("boxes", None)
     return state.phase.value, state.to_move, legal, result
 
 
