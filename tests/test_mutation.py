@@ -219,6 +219,8 @@ CORNER_KILLS = [
      "proc.corner.wall-take-to-knock-at-limit.openspiel"),
     ("serbian-online", "table.table_adjudicate:_showdown:compare:125.0",
      "sys.table-adjudicate.tie-knocker-wins"),
+    ("serbian-online", "game.state:HandState._discard:condition:178.2",
+     "proc.corner.second-wall-void.serbian-online"),
 ]
 """Survivors of the 2026-12-02 and 2026-12-05 measurements and the corner case that kills each
 (docs/conformance/mutation.md)."""

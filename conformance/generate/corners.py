@@ -317,6 +317,8 @@ def rule_corners() -> Iterator[Case]:
       voids the hand and is not carried out;
     * WALL.LAST-CHANCE under openspiel: at the wall the dealer, holding three melds and QH, may
       take the last discard KH, since a knock is then possible at exactly the limit (10);
+    * WALL.RESHUFFLE under serbian-online: the first wall turns the pile into the stock (in the
+      order the chance step gives), the second voids the hand;
     * TABLE.UNDERCUT under serbian-online (a tie is no undercut): a defender level with the
       knocker's 5 pays 0 and the knocker wins.
     """
@@ -368,6 +370,25 @@ def rule_corners() -> Iterator[Case]:
                    legal_includes=["knock KH", "knock QH"]),
                 at(n + 2, phase="declare", to_act=0)],
         clauses=["WALL.END", "KNOCK.LIMIT"], decides=["WALL.LAST-CHANCE"])
+    deal = standard()
+    steps = to_the_wall(deal, offer=False)
+    pile = [UPCARD, *(str(s["action"]).split()[1] for s in steps if s["action"] != "draw-stock")]
+    n = len(steps)
+    after = [s for i, card in enumerate([*stock_cards(deal)[WALL_DRAWS:], *pile[:-1]])
+             for s in (ok(i % 2, "draw-stock"), ok(i % 2, f"discard {card}"))][:2 * WALL_DRAWS]
+    yield scripted(
+        "proc.corner.second-wall-void.serbian-online",
+        "under serbian-online the first wall reshuffles the pile into the stock; the second "
+        "wall voids the hand",
+        profile=PROFILE, deals=[deal],
+        steps=[*steps, ok("chance", f"reshuffle {' '.join(pile[:-1])}", "WALL.RESHUFFLE"),
+               *after],
+        points=[at(n, "WALL.RESHUFFLE", phase="reshuffle"),
+                at(n + 1, phase="draw", to_act=0, stock_size=31),
+                at(n + 1 + len(after), "WALL.RESHUFFLE", phase="over", to_act=None)],
+        clauses=["WALL.END", "SCORE.VOID"], decides=["WALL.RESHUFFLE"],
+        result={"outcome": "void", "knocker": None, "winner": None, "deadwood": [0, 0],
+                "points": [0, 0]})
     hands = ["2C 3C 4C 7D 7H 7S 5H", "8C 8D 8S JH JD JS 5D", "KC QD TH 9C 6S 4D 2H"]
     yield system_case(
         "sys.table-adjudicate.tie-knocker-wins", "table-adjudicate",
