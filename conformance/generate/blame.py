@@ -196,6 +196,14 @@ def step_against(state: Any, action: str, opening: str | None, ended: str | None
         if verb == "knock":  # the deadwood reaches the limit exactly: the limit decides
             tight = state.after_discard().get(card) == state.knock_limit
             out["KNOCK_OVER_LIMIT"] = _limit_clause(rules) if tight else "KNOCK.ELIGIBLE"
+    if phase is Phase.WALL and verb == "take-discard" and rules.wall_action != "take_and_play_on" \
+            and state.rejection(action, state.to_move) is None:
+        taken = state.apply(action, state.to_move)  # the take must lead to a knock at once
+        kept = taken.after_discard()
+        least = min((kept[parse_card(str(a).split()[1])] for a in taken.legal_actions()
+                     if str(a).startswith("knock ")), default=None)
+        out["WALL_TAKE_WITHOUT_KNOCK"] = _limit_clause(rules) if least == state.knock_limit \
+            else "WALL.LAST-CHANCE"  # only a knock exactly at the limit: the limit decides
     if verb == "declare" and state.knocker is not None:
         tight = _declared_deadwood(state, action) == state.knock_limit
         out["DECLARATION_OVER_LIMIT"] = _limit_clause(rules) if tight else \
@@ -303,7 +311,7 @@ def _legal_blame(state: Any, point: Mapping[str, Any]) -> dict[str, str]:
         # a knock at exactly the limit while gin is possible is permitted by both the limit and
         # optional gin: the limit is named, and optional gin by the discards the case also lists
         for code in ("KNOCK_OVER_LIMIT", "GIN_COMPULSORY", "DISCARD_OF_TAKEN_CARD",
-                     "DECLARATION_OVER_LIMIT"):
+                     "DECLARATION_OVER_LIMIT", "WALL_TAKE_WITHOUT_KNOCK"):
             if permits.get(code) not in (None, "KNOCK.ELIGIBLE", "SHOWDOWN.DECLARATION"):
                 out[action] = permits[code]  # a rule, not the hand's own count, decides
                 break
