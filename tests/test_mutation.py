@@ -221,6 +221,9 @@ CORNER_KILLS = [
      "sys.table-adjudicate.tie-knocker-wins"),
     ("serbian-online", "game.state:HandState._discard:condition:178.2",
      "proc.corner.second-wall-void.serbian-online"),
+    ("all", "game.state:HandState._generate:compare:463.0", "proc.corner.knocker-lays-off.pagat"),
+    ("all", "game.state:HandState._check:condition:261.1",
+     "proc.corner.wall-play-on-without-knock.rlcard"),
 ]
 """Survivors of the 2026-12-02 and 2026-12-05 measurements and the corner case that kills each
 (docs/conformance/mutation.md)."""

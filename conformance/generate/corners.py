@@ -27,6 +27,7 @@ from ginspec.conformance.cases import Case
 from ginspec.conformance.generate.games import known
 from ginspec.conformance.generate.scripted import (
     DEALER,
+    MELDS_1,
     NON_DEALER,
     UPCARD,
     WALL_DRAWS,
@@ -402,6 +403,52 @@ def rule_corners() -> Iterator[Case]:
                 "generator": "corners (conformance/generate/corners.py)"})
 
 
+def override_corners() -> Iterator[Case]:
+    """Rules no profile plays or no case reached, under the overrides or profile that play them:
+
+    * LAYOFF.KNOCKER with ``knocker_may_lay_off`` (pagat otherwise): player 1 takes the upcard 5D
+      and knocks with QD, 5 left; the dealer spreads 2D 3D 4D, 8C 8D 8H and AS 2S 3S and lays
+      off nothing; then the knocker may lay off his 5D onto 2D 3D 4D, or be done;
+    * WALL.LAST-CHANCE under rlcard (``take_and_play_on``): at the wall the non-dealer, with no
+      meld and no knock in sight, may still take the wall discard and play on, discarding
+      another card, which reaches the wall again.
+    """
+    deal = Deal.from_hands(NON_DEALER, "2D 3D 4D 8C 8D 8H AS 2S 3S 5H", UPCARD, "", 0)
+    yield scripted(
+        "proc.corner.knocker-lays-off.pagat",
+        "knocker_may_lay_off = true: after the defender is done, the knocker may lay his 5D off "
+        "onto the defender's 2D 3D 4D",
+        profile="pagat", overrides={"knocker_may_lay_off": True}, deals=[deal],
+        steps=[ok(1, "take-upcard", "FIRST.UPCARD-OFFER"), ok(1, "knock QD", "KNOCK.ELIGIBLE"),
+               ok(1, f"declare {MELDS_1}", "SHOWDOWN.DECLARATION"),
+               ok(0, "meld 2D 3D 4D / 8C 8D 8H / AS 2S 3S", "SHOWDOWN.DEFENDER-SPREAD"),
+               ok(0, "done", "LAYOFF.TARGET")],
+        points=[at(5, "LAYOFF.KNOCKER", phase="knocker-layoff", to_act=1,
+                   legal_includes=["done"])],
+        clauses=["LAYOFF.RUN"], decides=["LAYOFF.KNOCKER"])
+    deal = Deal.from_hands("KC JH 9S 8C 6S 4H 3D 2H TD 5C AD", "QD JS 9H 7C 5S 3H AS KD 8H 6D",
+                           None, "", 0)  # no melds: no gin (compulsory under rlcard) in reach
+    steps: list[Step] = [ok(1, "discard AD", "ELEVEN.FIRST-TURN")]
+    for i, card in enumerate(stock_cards(deal)[:WALL_DRAWS]):
+        who = 0 if i % 2 == 0 else 1
+        steps += [ok(who, "draw-stock"), ok(who, f"discard {card}")]
+    last_player, taker, thrown = 0, 1, "KC"  # the dealer draws the 29th card; no meld for 1
+    n = len(steps)
+    yield scripted(
+        "proc.corner.wall-play-on-without-knock.rlcard",
+        "at the wall under take_and_play_on a player who cannot knock may still take the wall "
+        "discard and play on; his discard reaches the wall again",
+        profile="rlcard", deals=[deal],
+        steps=[*steps, ok(taker, "take-discard", "WALL.LAST-CHANCE"),
+               ok(taker, f"discard {thrown}", "WALL.LAST-CHANCE")],
+        points=[at(n, "WALL.LAST-CHANCE", phase="wall", to_act=taker, stock_size=2),
+                at(n + 1, "WALL.LAST-CHANCE", phase="discard", to_act=taker),
+                at(n + 2, "WALL.LAST-CHANCE", phase="wall", to_act=last_player, stock_size=2,
+                   discard_top=thrown)],
+        clauses=["WALL.END", "ELEVEN.DEAL"], decides=["WALL.LAST-CHANCE"])
+
+
 def corner_cases() -> list[Case]:
     return [*hand_corners(), *wall_corners(), *table_corners(), *penalty_corners(),
-            *adjudicate_corners(), *match_corners(), *setting_corners(), *rule_corners()]
+            *adjudicate_corners(), *match_corners(), *setting_corners(), *rule_corners(),
+            *override_corners()]
