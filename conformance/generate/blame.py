@@ -200,8 +200,8 @@ def step_against(state: Any, action: str, opening: str | None, ended: str | None
             and state.rejection(action, state.to_move) is None:
         taken = state.apply(action, state.to_move)  # the take must lead to a knock at once
         kept = taken.after_discard()
-        least = min((kept[parse_card(str(a).split()[1])] for a in taken.legal_actions()
-                     if str(a).startswith("knock ")), default=None)
+        least = min((kept[a.card] for a in taken.legal_actions()
+                     if a.kind is Kind.KNOCK and a.card is not None), default=None)
         out["WALL_TAKE_WITHOUT_KNOCK"] = _limit_clause(rules) if least == state.knock_limit \
             else "WALL.LAST-CHANCE"  # only a knock exactly at the limit: the limit decides
     if verb == "declare" and state.knocker is not None:
@@ -476,7 +476,7 @@ def query_blame(case: Any, profile: str | None, answer: Mapping[str, Any]) -> di
                                f"({what}): name one in source blame.{name}")
         out[name] = str(clause)
     out.update({k: v for k, v in decided.items() if ":" in k})  # one wrong answer's clause
-    if QUERY_KINDS[what].family == "system" and answer.get("over") is True and answer:
+    if QUERY_KINDS[what].family == "system" and answer.get("over") is True:
         # every listed hand was played before the game ended with the last: an engine answering
         # an error ended it earlier (the runner reports the error at the first field)
         out.setdefault(answer_key(next(iter(answer)), "error"), out["over"])

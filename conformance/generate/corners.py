@@ -43,7 +43,8 @@ from ginspec.conformance.generate.scripted import (
 from ginspec.conformance.generate.systems import system_case
 from ginspec.conformance.generate.table import THREE, Script, TableCaseError, _drain, _src
 from ginspec.reference.game import Deal
-from ginspec.spec.cards import card_str, parse_card, parse_cards
+from ginspec.reference.game.deal import split_deck
+from ginspec.spec.cards import card_str
 
 PROFILE: Final = "serbian-online"
 
@@ -294,10 +295,10 @@ def _take_turns(deal: Deal, takes: int) -> list[Step]:
     """After both pass the upcard and the non-dealer draws AC and throws it: ``takes`` turns in
     which the player to act takes the top discard and throws the lowest card by card number he
     held before (never the card just taken, so TURN.TAKE-AND-RETURN never applies)."""
-    hands = {1 - deal.dealer: parse_cards(deal.tokens()[0:20:2]),
-             deal.dealer: parse_cards(deal.tokens()[1:20:2])}
+    non_dealer, dealer, _, stock = split_deck(deal, eleven_card_start=False)
     nd = 1 - deal.dealer
-    first = parse_card(stock_cards(deal)[0])
+    hands = {nd: non_dealer, deal.dealer: dealer}
+    first = stock[0]
     steps = [ok(nd, "pass"), ok(deal.dealer, "pass"), ok(nd, "draw-stock"),
              ok(nd, f"discard {card_str(first)}")]
     top, who = first, deal.dealer
@@ -428,10 +429,7 @@ def override_corners() -> Iterator[Case]:
         clauses=["LAYOFF.RUN"], decides=["LAYOFF.KNOCKER"])
     deal = Deal.from_hands("KC JH 9S 8C 6S 4H 3D 2H TD 5C AD", "QD JS 9H 7C 5S 3H AS KD 8H 6D",
                            None, "", 0)  # no melds: no gin (compulsory under rlcard) in reach
-    steps: list[Step] = [ok(1, "discard AD", "ELEVEN.FIRST-TURN")]
-    for i, card in enumerate(stock_cards(deal)[:WALL_DRAWS]):
-        who = 0 if i % 2 == 0 else 1
-        steps += [ok(who, "draw-stock"), ok(who, f"discard {card}")]
+    steps = to_the_wall(deal, opening=ok(1, "discard AD", "ELEVEN.FIRST-TURN"))
     last_player, taker, thrown = 0, 1, "KC"  # the dealer draws the 29th card; no meld for 1
     n = len(steps)
     yield scripted(

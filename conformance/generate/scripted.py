@@ -72,14 +72,16 @@ def stock_cards(deal: Deal) -> list[str]:
     return deal.tokens()[21:]
 
 
-def to_the_wall(deal: Deal, offer: bool = True) -> list[Step]:
+def to_the_wall(deal: Deal, offer: bool = True, opening: Step | None = None) -> list[Step]:
     """Both pass the upcard (if ``offer``; FIRST.PLAIN has none), then each draws from the stock
     and discards the card drawn, the non-dealer first, until two stock cards are left (the 29th
-    discard reaches the wall)."""
+    discard reaches the wall). With ``opening`` (the eleven-card start: the non-dealer's first
+    discard) that step comes first and the dealer draws first."""
     nd = 1 - deal.dealer
-    steps = [ok(nd, "pass"), ok(deal.dealer, "pass")] if offer else []
+    steps = [opening] if opening else [ok(nd, "pass"), ok(deal.dealer, "pass")] if offer else []
+    first, second = (deal.dealer, nd) if opening else (nd, deal.dealer)
     for i, card in enumerate(stock_cards(deal)[:WALL_DRAWS]):
-        who = nd if i % 2 == 0 else deal.dealer
+        who = first if i % 2 == 0 else second
         steps += [ok(who, "draw-stock"), ok(who, f"discard {card}")]
     return steps
 
