@@ -224,6 +224,8 @@ CORNER_KILLS = [
     ("all", "game.state:HandState._generate:compare:463.0", "proc.corner.knocker-lays-off.pagat"),
     ("all", "game.state:HandState._check:condition:261.1",
      "proc.corner.wall-play-on-without-knock.rlcard"),
+    ("all", "table.table_adjudicate:_blocked:condition:150.0",
+     "sys.table-adjudicate.ace-high-past-layoff"),
 ]
 """Survivors of the 2026-12-02 and 2026-12-05 measurements and the corner case that kills each
 (docs/conformance/mutation.md)."""

@@ -412,7 +412,10 @@ def override_corners() -> Iterator[Case]:
       off nothing; then the knocker may lay off his 5D onto 2D 3D 4D, or be done;
     * WALL.LAST-CHANCE under rlcard (``take_and_play_on``): at the wall the non-dealer, with no
       meld and no knock in sight, may still take the wall discard and play on, discarding
-      another card, which reaches the wall again.
+      another card, which reaches the wall again;
+    * TABLE.LAYOFF-ORIGINAL with ``ace_high_runs`` (serbian-online otherwise): seat 1 lays KS
+      off onto the knocker's TS JS QS; seat 2's AS would follow only past that KS, across the
+      king-ace step of the ace-high order, so he keeps it.
     """
     deal = Deal.from_hands(NON_DEALER, "2D 3D 4D 8C 8D 8H AS 2S 3S 5H", UPCARD, "", 0)
     yield scripted(
@@ -444,6 +447,19 @@ def override_corners() -> Iterator[Case]:
                 at(n + 2, "WALL.LAST-CHANCE", phase="wall", to_act=last_player, stock_size=2,
                    discard_top=thrown)],
         clauses=["WALL.END", "ELEVEN.DEAL"], decides=["WALL.LAST-CHANCE"])
+    hands = ["TS JS QS 5C 5D 5H AC KD", "KS 7C 7D 7H 9C 3D 2H", "AS 8D 8H 8S 6C 4D 2D"]
+    yield system_case(
+        "sys.table-adjudicate.ace-high-past-layoff", "table-adjudicate",
+        {"hands": [h.split() for h in hands], "knocker": 0},
+        {"outcome": "knock", "winner": 0, "deadwood": [1, 14, 13], "penalties": [0, 13, 12],
+         "discard": "KD", "declaration": [["5C", "5D", "5H"], ["TS", "JS", "QS"]],
+         "layoffs": [[], ["KS"], []]},
+        description="ace_high_runs = true at serbian-online's table: seat 2's AS would extend "
+        "TS JS QS only past the KS seat 1 laid off, and only the knocker's melds as declared "
+        "take layoffs, so he keeps it", profile=PROFILE, overrides={"ace_high_runs": True},
+        clauses=["TABLE.LAYOFF-ORIGINAL", "TABLE.PENALTY"],
+        source={"spec": "spec/chapters/14-multiplayer.md", "section": "TABLE.LAYOFF-ORIGINAL",
+                "generator": "corners (conformance/generate/corners.py)"})
 
 
 def corner_cases() -> list[Case]:
