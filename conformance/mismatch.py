@@ -25,7 +25,7 @@ class Mismatch:
         return f"{text} ({self.note})" if self.note else text
 
 
-def answer_key(field: str, value: Any) -> str:
+def blame_key(field: str, value: Any) -> str:
     """The ``blame`` key of a query case for one answer to a field (``field:value``, a string
     as it is, anything else as JSON: ``valid:false``, ``outcome:illegal_knock``): the clause
     deciding that an engine answering so is wrong, where it differs from the field's own."""

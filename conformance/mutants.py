@@ -53,8 +53,15 @@ class ParameterMutant(Mutant):
     def wrong(self, right: Any) -> Any:
         raise NotImplementedError
 
+    def applies(self, values: Mapping[str, Any]) -> bool:
+        """Whether the engine plays the wrong value under this ruleset (everywhere, unless a
+        mutant says otherwise)."""
+        return True
+
     def _mutate(self, profile: str | None, overrides: Mapping[str, Any]) -> dict[str, Any]:
-        values = dict(ruleset(profile or "pagat", dict(overrides)))
+        values = ruleset(profile or "pagat", dict(overrides))
+        if not self.applies(values):
+            return dict(overrides)
         return {**overrides, self.name: self.wrong(values[self.name])}
 
     def query(self, what: str, args: Mapping[str, Any], profile: str | None,
@@ -246,10 +253,8 @@ class WrapAroundRuns(ParameterMutant):
     def wrong(self, right: Any) -> Any:
         return True
 
-    def _mutate(self, profile: str | None, overrides: Mapping[str, Any]) -> dict[str, Any]:
-        if not ruleset(profile or "pagat", dict(overrides))["ace_high_runs"]:
-            return dict(overrides)
-        return super()._mutate(profile, overrides)
+    def applies(self, values: Mapping[str, Any]) -> bool:
+        return bool(values["ace_high_runs"])
 
     def query(self, what: str, args: Mapping[str, Any], profile: str | None,
               overrides: Mapping[str, Any]) -> JSONObject:

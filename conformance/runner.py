@@ -52,7 +52,7 @@ from ginspec.conformance.compare import (
     check_result,
     check_verdict,
 )
-from ginspec.conformance.mismatch import Mismatch, answer_key
+from ginspec.conformance.mismatch import Mismatch, blame_key
 from ginspec.reference.game import MalformedAction, parse_action
 from ginspec.reference.game.rejections import CLAUSE_OF, Code
 from ginspec.spec.inputs import parse_json, read_text
@@ -388,7 +388,7 @@ class Runner:
                               profile=profile, codes=self.codes)
             if bad:
                 recorded = case.blame if question is None else question.blame
-                blame = recorded.get(answer_key(bad.field, bad.actual)) or \
+                blame = recorded.get(blame_key(bad.field, bad.actual)) or \
                     recorded.get(bad.field) or _result_blame(case, bad.field) or \
                     (case.decides[0] if len(case.decides) == 1 else None) or \
                     RESULT_CLAUSES.get(bad.field)

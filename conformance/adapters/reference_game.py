@@ -51,11 +51,7 @@ def engine_player(player: int | str) -> int:
 
 def hand_result(state: HandState) -> JSONObject | None:
     """The result fields of a finished hand (the case format's ``result``)."""
-    if state.result is None:
-        return None
-    r = state.result
-    return {"outcome": r.outcome.value, "knocker": r.knocker, "winner": r.winner,
-            "deadwood": list(r.deadwood), "points": list(r.points), "boxes": list(r.boxes)}
+    return None if state.result is None else dict(state.result.to_json())
 
 
 def observation(state: HandState) -> JSONObject:

@@ -17,7 +17,7 @@ from typing import Any
 from ginspec.conformance.adapters.reference_game import GameDriver, profile_params
 from ginspec.conformance.cases.query_kinds import QUERY_KINDS
 from ginspec.conformance.generate.playouts import engine_player
-from ginspec.conformance.mismatch import answer_key
+from ginspec.conformance.mismatch import blame_key
 from ginspec.reference.adjudicate import adjudicate
 from ginspec.reference.game import MalformedAction, parse_action, showdown
 from ginspec.reference.game.actions import Action, Kind, canonical_melds, format_action
@@ -479,7 +479,7 @@ def query_blame(case: Any, profile: str | None, answer: Mapping[str, Any]) -> di
     if QUERY_KINDS[what].family == "system" and answer.get("over") is True:
         # every listed hand was played before the game ended with the last: an engine answering
         # an error ended it earlier (the runner reports the error at the first field)
-        out.setdefault(answer_key(next(iter(answer)), "error"), out["over"])
+        out.setdefault(blame_key(next(iter(answer)), "error"), out["over"])
     return out
 
 
@@ -523,7 +523,7 @@ def _deadwood_blame(query: Mapping[str, Any], params: Mapping[str, Any],
     for clause, alt in _wider_rules(rules):
         other = min_deadwood(cards, alt)
         if other != least:
-            out.setdefault(answer_key("deadwood", other), clause)
+            out.setdefault(blame_key("deadwood", other), clause)
     used = 0
     for meld in all_melds(cards, rules):
         mask = int(mask_of(meld.cards))
@@ -695,7 +695,7 @@ def _ruling_run_rule(query: Mapping[str, Any], params: Mapping[str, Any],
                 other.knocker_deadwood, other.defender_deadwood) != (
                 ruling.knocker_deadwood, ruling.defender_deadwood):
             deadwood = {"knocker": other.knocker_deadwood, "defender": other.defender_deadwood}
-            out.setdefault(answer_key("deadwood", deadwood), clause)
+            out.setdefault(blame_key("deadwood", deadwood), clause)
     return out
 
 
@@ -719,7 +719,7 @@ def _ruling_limit(query: Mapping[str, Any], params: Mapping[str, Any],
         if other is not None and other.knocker_deadwood is not None and \
                 other.knocker_deadwood != ruling.knocker_deadwood:
             deadwood = {"knocker": other.knocker_deadwood, "defender": other.defender_deadwood}
-            out.setdefault(answer_key("deadwood", deadwood), _limit_clause(rules))
+            out.setdefault(blame_key("deadwood", deadwood), _limit_clause(rules))
     return out
 
 
