@@ -51,7 +51,7 @@ def engine_player(player: int | str) -> int:
 
 def hand_result(state: HandState) -> JSONObject | None:
     """The result fields of a finished hand (the case format's ``result``)."""
-    return None if state.result is None else dict(state.result.to_json())
+    return None if state.result is None else state.result.to_json()
 
 
 def observation(state: HandState) -> JSONObject:

@@ -47,6 +47,12 @@ from ginspec.reference.game.deal import split_deck
 from ginspec.spec.cards import card_str
 
 PROFILE: Final = "serbian-online"
+GENERATOR: Final = "corners (conformance/generate/corners.py)"
+
+
+def _table_source(section: str) -> dict[str, str]:
+    """The source of a table-game corner case: chapter 14's section ``section``."""
+    return {"spec": "spec/chapters/14-multiplayer.md", "section": section, "generator": GENERATOR}
 
 
 class CornerError(AssertionError):
@@ -153,13 +159,10 @@ def penalty_corners() -> Iterator[Case]:
                       {"knocker": 0, "deadwood": [11, 20, 30]}, {"error": True},
                       description="a knocker's deadwood of 11, above any knock limit: no legal "
                       "table hand has it, the answer is an error", violates=["TABLE.KNOCK"],
-                      source={"spec": "spec/chapters/14-multiplayer.md", "section": "TABLE.KNOCK",
-                              "generator": "corners (conformance/generate/corners.py)"})
+                      source=_table_source("TABLE.KNOCK"))
     for name, args, expect, text in PENALTIES:
         yield system_case(f"sys.table-penalty.{name}", "table-penalty", args, expect,
-                          description=text, source={"spec": "spec/chapters/14-multiplayer.md",
-                                                    "section": "TABLE.PENALTY",
-                                                    "generator": "corners (conformance/generate/corners.py)"})
+                          description=text, source=_table_source("TABLE.PENALTY"))
 
 
 def _adjudicate_case(case_id: str, knocker: str, defender: str, expect: dict[str, Any],
@@ -180,8 +183,7 @@ def _adjudicate_case(case_id: str, knocker: str, defender: str, expect: dict[str
         decides=known(["SHOWDOWN.BEST-PLAY", "SCORE.GIN" if expect["outcome"] == "gin"
                        else "SCORE.KNOCK"]), profile=PROFILE,
         requires=["query.adjudicate"],
-        source={"generator": "corners (conformance/generate/corners.py)",
-                "blame": "SHOWDOWN.BEST-PLAY"},
+        source={"generator": GENERATOR, "blame": "SHOWDOWN.BEST-PLAY"},
         query=query, expect=expect)
 
 
@@ -236,8 +238,7 @@ def match_corners() -> Iterator[Case]:
                        "MATCH.SHUTOUT-TEST", "SCORE.GIN", "SCORE.KNOCK"]),
         decides=known(["MATCH.TARGET", "MATCH.SETTLEMENT"]), profile="openspiel",
         requires=["query.match"],
-        source={"generator": "corners (conformance/generate/corners.py)",
-                "blame": "MATCH.SETTLEMENT"},
+        source={"generator": GENERATOR, "blame": "MATCH.SETTLEMENT"},
         query={"what": "match", "hands": hands}, expect=expect)
 
 
@@ -287,8 +288,7 @@ def setting_corners() -> Iterator[Case]:
         description="a table gin ruling with gin_bonus = 20 and the undercut bonus 25: each "
         "defender pays his deadwood plus 20", profile=PROFILE, overrides={"gin_bonus": 20},
         clauses=["TABLE.PENALTY"],
-        source={"spec": "spec/chapters/14-multiplayer.md", "section": "TABLE.PENALTY",
-                "generator": "corners (conformance/generate/corners.py)"})
+        source=_table_source("TABLE.PENALTY"))
 
 
 def _take_turns(deal: Deal, takes: int) -> list[Step]:
@@ -400,8 +400,7 @@ def rule_corners() -> Iterator[Case]:
         description="a table knock of 5 that a defender ties (5D over two sets): under "
         "serbian-online a tie is no undercut, the knocker wins and the tying defender pays 0",
         profile=PROFILE, clauses=["TABLE.UNDERCUT", "SCORE.TIE"],
-        source={"spec": "spec/chapters/14-multiplayer.md", "section": "TABLE.PENALTY",
-                "generator": "corners (conformance/generate/corners.py)"})
+        source=_table_source("TABLE.PENALTY"))
 
 
 def override_corners() -> Iterator[Case]:
@@ -458,8 +457,7 @@ def override_corners() -> Iterator[Case]:
         "TS JS QS only past the KS seat 1 laid off, and only the knocker's melds as declared "
         "take layoffs, so he keeps it", profile=PROFILE, overrides={"ace_high_runs": True},
         clauses=["TABLE.LAYOFF-ORIGINAL", "TABLE.PENALTY"],
-        source={"spec": "spec/chapters/14-multiplayer.md", "section": "TABLE.LAYOFF-ORIGINAL",
-                "generator": "corners (conformance/generate/corners.py)"})
+        source=_table_source("TABLE.LAYOFF-ORIGINAL"))
 
 
 def corner_cases() -> list[Case]:
