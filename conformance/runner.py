@@ -23,7 +23,7 @@ import fnmatch
 import hashlib
 import time
 import traceback
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
@@ -202,10 +202,10 @@ def resolve(case: Case, hello: Hello, profiles: Iterable[str] | None = None
         return "deal.engine: the engine deals itself, the case has a fixed deal (PROTOCOL.md)"
     wanted = None if profiles is None else set(profiles)
 
-    def allowed(profile: str) -> str | None:
+    def allowed(profile: str, depends: Sequence[str] | None = None) -> str | None:
         if wanted is not None and profile not in wanted:
             return f"profile {profile} not selected"
-        return hello.rules_reason(profile, case.overrides)
+        return hello.rules_reason(profile, case.overrides, depends)
 
     if case.kind != "query":
         return choose(case, hello.profiles, hello.capabilities, allowed)
@@ -405,12 +405,16 @@ class Runner:
         profile = plan.profile
         if case.kind == "match" and not self.scores:
             plan = unscored(plan)
+        # an engine of rules declared by value is sent those rules (the plan agrees with them
+        # on every parameter it depends on); any other, the case's profile and overrides
+        sent, overrides = (profile, case.overrides) if self.hello.rules is None else \
+            (self.hello.rules.name, self.hello.rules.overrides)
         if case.kind == "hand":
-            self.adapter.new_hand(profile, case.overrides, case.deals[0])
+            self.adapter.new_hand(sent, overrides, case.deals[0])
         elif case.kind == "table-hand":
-            self.adapter.new_table_hand(profile, case.overrides, case.deals[0])
+            self.adapter.new_table_hand(sent, overrides, case.deals[0])
         else:
-            self.adapter.new_match(profile, case.overrides, case.deals)
+            self.adapter.new_match(sent, overrides, case.deals)
         self._opened = True
         points: dict[int, list[dict[str, Any]]] = {}
         for point in plan.checkpoints:

@@ -46,15 +46,22 @@ def smoke(adapter: Adapter, hello: Hello, out: TextIO) -> int:
             problems.append(f"{label}: {bad}")
         return value
 
+    # the rules to play and ask under: the rules declared by value, else the first profile
+    mine: tuple[str, dict[str, Any]] | None = \
+        (hello.rules.name, dict(hello.rules.overrides)) if hello.rules is not None else \
+        (hello.profiles[0], {}) if hello.profiles else None
+    checked: list[str] = []
     for kind in QUERY_KINDS.values():
         if kind.capability not in hello.capabilities:
             continue
         profile = kind.smoke_profile or kind.default_profile
+        values: dict[str, Any] = {}
         if kind.under_profile:
-            if not hello.profiles:
+            if mine is None:
                 problems.append(f"query {kind.name}: declared, but no profile to ask it under")
                 continue
-            profile = hello.profiles[0]
+            profile, values = mine
+        checked.append(f"query {kind.name}")
 
         def shape(answer: Any, fields: Mapping[str, type] = kind.smoke_shape) -> str | None:
             if not isinstance(answer, dict):
@@ -65,13 +72,15 @@ def smoke(adapter: Adapter, hello: Hello, out: TextIO) -> int:
             return None
 
         def ask(w: str = kind.name, a: Mapping[str, Any] = kind.smoke_args,
-                p: str | None = profile) -> Any:
-            return adapter.query(w, dict(a), p, {})
+                p: str | None = profile, v: Mapping[str, Any] = values) -> Any:
+            return adapter.query(w, dict(a), p, dict(v))
 
         attempt(f"query {kind.name}", ask, shape)
-    if "hand" in hello.capabilities and hello.profiles:
-        profile = hello.profiles[0]
-        attempt("new_hand", lambda: adapter.new_hand(profile, {}, SMOKE_DEAL), lambda _: None)
+    if "hand" in hello.capabilities and mine is not None:
+        played, overrides = mine
+        checked.append(f"a hand under {_rules_text(hello)}")
+        attempt("new_hand", lambda: adapter.new_hand(played, overrides, SMOKE_DEAL),
+                lambda _: None)
         obs = attempt(
             "observe",
             adapter.observe,
@@ -119,9 +128,13 @@ def smoke(adapter: Adapter, hello: Hello, out: TextIO) -> int:
             else f"a table hand dealt by seat 0 starts with seat 1 to draw: {o!r}"))
     print(
         f"adapter {hello.name} {hello.version}: protocol {hello.protocol}, "
-        f"{len(hello.profiles)} profile(s), {len(hello.capabilities)} capabilities",
+        + (f"rules {_rules_text(hello)} by value" if hello.rules is not None
+           else f"{len(hello.profiles)} profile(s)")
+        + f", {len(hello.capabilities)} capabilities",
         file=out,
     )
+    if checked:
+        print(f"smoke: checked {', '.join(checked)}", file=out)
     for p in problems:
         print(f"BROKEN: {p}", file=out)
     if problems:
@@ -137,3 +150,11 @@ def smoke(adapter: Adapter, hello: Hello, out: TextIO) -> int:
         file=out,
     )
     return 0
+
+
+def _rules_text(hello: Hello) -> str:
+    """The rules the smoke check plays: ``profile`` or ``profile + name=value, ...``."""
+    if hello.rules is None:
+        return hello.profiles[0]
+    values = ", ".join(f"{k}={v}" for k, v in sorted(hello.rules.overrides.items()))
+    return hello.rules.name + (f" + {values}" if values else "")

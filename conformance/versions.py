@@ -17,7 +17,7 @@ from importlib.metadata import PackageNotFoundError, version
 from typing import Final
 
 RULES_VERSION: Final = "0.1.0"
-SUITE_VERSION: Final = "6.1.0"
+SUITE_VERSION: Final = "7.0.0"
 PROTOCOL_VERSION: Final = 4
 ACCEPTED_PROTOCOLS: Final = (1, 2, 3, 4)
 """Protocol 2 only added to protocol 1 (the table game; the query kinds score, match,

@@ -261,9 +261,7 @@ def score_hand(
     doubled = spade_doubles(values, upcard)
     terms = hand_score_terms(
         INTS, OUTCOME_CODES[outcome], knocker_deadwood, defender_deadwood,
-        gin_bonus=values["gin_bonus"], big_gin_bonus=values["big_gin_bonus"],
-        undercut_bonus=values["undercut_bonus"], tie=TIE_CODES[str(values["undercut_on_tie"])],
-        zero_cancels=values["layoff_after_gin"] == "allowed_zero_cancels", doubled=doubled,
+        **_used_values(values, outcome, knocker_deadwood, defender_deadwood), doubled=doubled,
     )
     winner: Side | None = (
         "knocker" if terms.knocker_wins else "defender" if terms.defender_wins else None
@@ -282,6 +280,24 @@ def score_hand(
         defender_boxes=boxes if winner == "defender" else 0,
         clauses=clauses,
     )
+
+
+def _used_values(values: Mapping[str, Value], outcome: GoingOut, kd: int, dd: int) -> dict[str, Any]:
+    """The scoring values :func:`hand_score_terms` uses for this hand, each read only where its
+    clause applies: the undercut bonus where the defender may undercut (SCORE.UNDERCUT), the tie
+    rule on a tie (SCORE.TIE), the gin or big-gin bonus for that outcome (SCORE.GIN,
+    SCORE.BIG-GIN) and zero-cancels where the defender has no deadwood (SCORE.ZERO-CANCELS).
+    The others are passed as 0 / no, which those terms never reach, so a hand's score depends on
+    the values it reads and no other (conformance/CASES.md, "What a case depends on")."""
+    knock = outcome == "knock"
+    return {
+        "gin_bonus": values["gin_bonus"] if outcome == "gin" else 0,
+        "big_gin_bonus": values["big_gin_bonus"] if outcome == "big_gin" else 0,
+        "undercut_bonus": values["undercut_bonus"] if knock and kd >= dd else 0,
+        "tie": TIE_CODES[str(values["undercut_on_tie"])] if knock and kd == dd else 0,
+        "zero_cancels": (not knock and dd == 0
+                         and values["layoff_after_gin"] == "allowed_zero_cancels"),
+    }
 
 
 def _trail(outcome: GoingOut, kd: int, dd: int, undercut: bool, winner: Side | None,

@@ -18,9 +18,12 @@ accepted and ignored.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections import ChainMap
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, field, fields
 from functools import cached_property, lru_cache
+from typing import Any
 
 from ginspec.reference.layoffs import ShowdownRules
 from ginspec.reference.meld_rules import MeldRules
@@ -139,24 +142,146 @@ class Rules:
     @cached_property
     def showdown(self) -> ShowdownRules:
         """The showdown rules with limit 10: an engine replaces the limit per hand."""
-        return ShowdownRules.from_params({**self.params, "knock_limit": 10})
+        return ShowdownRules.from_params(ChainMap({"knock_limit": 10}, self.params))
 
     def __repr__(self) -> str:
         return f"Rules(name={self.name!r})"
+
+# --- which parameters a computation reads (conformance/CASES.md, "What a case depends on") ---
+
+_READS: list[set[str]] = []
+"""The read logs of the :func:`recording_reads` blocks now open (innermost last)."""
+
+
+@contextmanager
+def recording_reads() -> Iterator[set[str]]:
+    """A block that collects the names of the parameters the reference reads.
+
+    Inside it, :func:`game_rules` and :func:`rules_for_profile` return rules that log every
+    parameter read (a field, a named predicate's fields, the ``params`` values, the meld and
+    showdown projections); the set yielded holds them when the block ends. Whatever the rules say
+    outside that set, the computation goes the same way, so a case's expectations depend on
+    those parameters only."""
+    reads: set[str] = set()
+    _READS.append(reads)
+    try:
+        yield reads
+    finally:
+        _READS.pop()
+
+
+@contextmanager
+def reads_paused() -> Iterator[None]:
+    """A block whose parameter reads are not logged (checking a whole declaration is no rule
+    being applied)."""
+    saved = _READS[:]
+    _READS.clear()
+    try:
+        yield
+    finally:
+        _READS[:] = saved
+
+
+def note_reads(*names: str) -> None:
+    """Log ``names`` as read in every open :func:`recording_reads` block."""
+    for log in _READS:
+        log.update(names)
+
+
+_PARAMETER_NAMES: frozenset[str] = frozenset(parameters())
+
+
+class _LoggedValues(RuleValues):
+    """:class:`RuleValues` that log each value read (a whole-mapping read logs every name)."""
+
+    __slots__ = ()
+
+    def __init__(self, rules: Rules) -> None:
+        dict.__init__(self, ((f.name, object.__getattribute__(rules, f.name)) for f in fields(rules)
+                             if f.name != "name"))
+        self.rules = rules
+
+    def __getitem__(self, name: str) -> Value:
+        note_reads(name)
+        return dict.__getitem__(self, name)
+
+    def get(self, name: str, default: Any = None) -> Any:
+        if name in self:
+            note_reads(name)
+        return dict.get(self, name, default)
+
+    def __iter__(self) -> Iterator[str]:
+        note_reads(*dict.keys(self))
+        return dict.__iter__(self)
+
+    def keys(self) -> Any:
+        note_reads(*dict.keys(self))
+        return dict.keys(self)
+
+    def values(self) -> Any:
+        note_reads(*dict.keys(self))
+        return dict.values(self)
+
+    def items(self) -> Any:
+        note_reads(*dict.keys(self))
+        return dict.items(self)
+
+
+class _LoggedRules(Rules):
+    """:class:`Rules` that log each parameter field read (see :func:`recording_reads`)."""
+
+    def __getattribute__(self, name: str) -> Any:
+        if name in _PARAMETER_NAMES:
+            note_reads(name)
+        return object.__getattribute__(self, name)
+
+    @cached_property
+    def params(self) -> RuleValues:
+        return _LoggedValues(self)
+
+
+def _logged(rules: Rules) -> Rules:
+    """``rules`` as fresh :class:`_LoggedRules` (nothing cached from an earlier read)."""
+    values = {f.name: object.__getattribute__(rules, f.name) for f in fields(rules)}
+    return _LoggedRules(**values)
+
+
+class LoggedMapping(Mapping[str, Value]):
+    """A ruleset mapping whose reads are logged (the suite builder's own reads of a profile's
+    values, e.g. whether a result has boxes)."""
+
+    def __init__(self, values: Mapping[str, Value]) -> None:
+        self._values = values
+
+    def __getitem__(self, name: str) -> Value:
+        note_reads(name)
+        return self._values[name]
+
+    def __iter__(self) -> Iterator[str]:
+        note_reads(*self._values)
+        return iter(self._values)
+
+    def __len__(self) -> int:
+        return len(self._values)
+
 
 
 def game_rules(params: Mapping[str, Value] | None = None, name: str | None = None) -> Rules:
     """The typed rules of a Ruleset or a mapping (missing names default; unknown names, bad
     values and impossible combinations raise ParameterError)."""
+    if isinstance(params, RuleValues) and name in (None, params.rules.name):
+        return params.rules  # already typed and checked
     label = name or str(getattr(params, "name", "custom"))
     values = complete(params or {})
     check_combination(values)
-    return Rules(**values, name=label)  # type: ignore[arg-type]
+    rules = Rules(**values, name=label)  # type: ignore[arg-type]
+    return _logged(rules) if _READS else rules
 
 
 @lru_cache(maxsize=64)
 def _profile_rules(profile: str, overrides: tuple[tuple[str, Value], ...]) -> Rules:
-    return game_rules(ruleset(profile, dict(overrides)), name=profile)
+    with reads_paused():  # the cache keeps plain rules
+        return game_rules(ruleset(profile, dict(overrides)), name=profile)
 
 
 def rules_for_profile(profile: str, overrides: Mapping[str, Value] | None = None) -> Rules:
@@ -172,7 +297,8 @@ def rules_for_profile(profile: str, overrides: Mapping[str, Value] | None = None
             if len(_CHECKED) >= _CHECKED_MAX:
                 _CHECKED.clear()
             _CHECKED[key] = known
-    return _profile_rules(*known)
+    rules = _profile_rules(*known)
+    return _logged(rules) if _READS else rules
 
 
 _CHECKED: dict[tuple[object, ...], tuple[str, tuple[tuple[str, Value], ...]]] = {}
@@ -241,6 +367,10 @@ class Engine:
 
     def refusal(self, rules: Rules) -> str | None:
         """The one-line reason ``rules`` is refused, or None if the engine plays it."""
+        with reads_paused():
+            return self._refusal(rules)
+
+    def _refusal(self, rules: Rules) -> str | None:
         for pname, param in parameters().items():
             value = rules.params[pname]
             shown = value_text(value)

@@ -88,11 +88,13 @@ class Hello:
     when given, a case runs if its ruleset has exactly these values (``profiles`` and
     ``overrides`` are then not consulted)."""
 
-    def rules_reason(self, profile: str | None, overrides: Mapping[str, Any]) -> str | None:
+    def rules_reason(self, profile: str | None, overrides: Mapping[str, Any],
+                     depends: Sequence[str] | None = None) -> str | None:
         """Why a case of ``profile`` + ``overrides`` is not for this adapter's rules (None: it
-        is). Profile-free cases (queries) always are."""
+        is). Profile-free cases (queries) always are. ``depends``: compare rules declared by
+        value on these parameters only (the expectations depend on no other)."""
         if self.rules is not None:
-            return rules_reason(self.rules, profile, overrides)
+            return rules_reason(self.rules, profile, overrides, depends)
         if profile is not None and profile not in self.profiles:
             return f"profile {profile} not declared"
         extra = sorted(k for k in overrides if k not in self.overrides)

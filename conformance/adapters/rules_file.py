@@ -13,7 +13,7 @@ value or field raises :class:`RulesFileError` with one line naming it.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import fields
 from pathlib import Path
 from typing import Any
@@ -70,11 +70,14 @@ def load_rules(path: str | Path) -> Ruleset:
         return rules_from_json(data, f"--rules {file}")
 
 
-def rules_reason(declared: Ruleset, profile: str | None, overrides: Mapping[str, Any]) -> str | None:
+def rules_reason(declared: Ruleset, profile: str | None, overrides: Mapping[str, Any],
+                 depends: Sequence[str] | None = None) -> str | None:
     """Why a case of ``profile`` + ``overrides`` is not a game of the ``declared`` rules (None
-    when every parameter has the declared value, whatever profile the case names). A question
-    asked under no profile (a card, meld, deadwood or knock question) is asked under the
-    catalogue's meld rules and knock limit with the case's overrides: those must be declared."""
+    when every parameter has the declared value, whatever profile the case names; given
+    ``depends``, every one of those: the expectations depend on no other, conformance/CASES.md).
+    A question asked under no profile (a card, meld, deadwood or knock question) is asked under
+    the catalogue's meld rules and knock limit with the case's overrides: those must be
+    declared."""
     if profile is None:
         asked = {**{name: parameter(name).default for name in QUESTION_PARAMETERS}, **overrides}
         for name, value in asked.items():
@@ -86,6 +89,8 @@ def rules_reason(declared: Ruleset, profile: str | None, overrides: Mapping[str,
     except ParameterError as exc:
         return str(exc)
     for name, value in wanted.items():
+        if depends is not None and name not in depends:
+            continue
         if (type(declared[name]), declared[name]) != (type(value), value):
             return f"rules: {name}={declared[name]!r} declared, the case plays {value!r}"
     return None

@@ -8,7 +8,7 @@ profile only.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Final
 
@@ -36,6 +36,10 @@ class Plan:
     blame: dict[str, str]
     requires: tuple[str, ...]
     automatic: bool = False
+    depends: tuple[str, ...] | None = None
+    """The parameters these expectations depend on (the entry's ``depends``; None: every one):
+    an engine declaring its rules by value plays the plan where it gives each of them the
+    profile's value (CASES.md, "What a case depends on")."""
 
 
 MATCH_SCORES: Final = ("match_scores", "last_points", "box_points", "game_bonus", "hand_winners",
@@ -125,7 +129,8 @@ def plan(case: Case, entry: Mapping[str, Any], profile: str) -> Plan:
         blame = entry.get("blame", {})
     return Plan(profile, tuple(out), tuple(points), None if result is None else dict(result),
                 dict(blame), tuple(entry.get("requires", case.requires)),
-                entry.get("showdown") == "automatic")
+                entry.get("showdown") == "automatic",
+                None if "depends" not in entry else tuple(entry["depends"]))
 
 
 def plans(case: Case, profile: str) -> list[Plan]:
@@ -141,14 +146,21 @@ def _plans(case: Case, profile: str) -> Iterator[Plan]:
         yield plan(case, entry, profile)
 
 
+Allowed = Callable[[str, "Sequence[str] | None"], "str | None"]
+"""Why an engine may not play a case's overrides under a profile (None: it may): a profile it
+declared, or one whose values equal the rules it declared by value, on every parameter or, given
+a plan's ``depends``, on those."""
+
+
 def choose(case: Case, declared: Sequence[str], capabilities: Sequence[str],
-           allowed: Callable[[str], str | None]) -> Plan | str:
+           allowed: Allowed) -> Plan | str:
     """The plan an engine plays ``case`` by, or why it plays none.
 
-    ``allowed(profile)`` says why the engine may not play the case's overrides under a profile
-    (None: it may; a profile it declared, or one whose values equal the rules it declared by
-    value). The case's own profile is tried first, then the declared profiles in their order,
-    then the case's other rulesets; an explicit plan is preferred to an automatic one."""
+    ``allowed(profile, depends)`` says why the engine may not play the case's overrides under a
+    profile (see :data:`Allowed`). The case's own profile is tried first, then the declared
+    profiles in their order, then the case's other rulesets; an explicit plan is preferred to an
+    automatic one. A profile whose values differ from the engine's declared rules still gives
+    the plans whose ``depends`` they agree on."""
     listed = _listed(case)
     order = dict.fromkeys(p for p in (case.profile, *declared, *listed) if p is not None)
     allowed = _once(allowed)
@@ -158,14 +170,18 @@ def choose(case: Case, declared: Sequence[str], capabilities: Sequence[str],
     lacks: list[str] = []  # capabilities missing under a profile whose overrides it lacks
     unsent: str | None = None  # why an engine that forfeits cannot be asked a refused step
     for profile in order:
-        reason = allowed(profile)
+        reason = allowed(profile, None)
+        candidates: Iterable[Plan] = _plans(case, profile)
         if reason is not None:
-            first_reason = first_reason or reason
-            if reason.startswith("override") and not lacks:
-                lacks = [c for p in itertools.islice(_plans(case, profile), 1)
-                         for c in p.requires if c not in capabilities]
-            continue
-        for candidate in _plans(case, profile):
+            candidates = [p for p in _plans(case, profile)
+                          if p.depends is not None and allowed(profile, p.depends) is None]
+            if not candidates:
+                first_reason = first_reason or reason
+                if reason.startswith("override") and not lacks:
+                    lacks = [c for p in itertools.islice(_plans(case, profile), 1)
+                             for c in p.requires if c not in capabilities]
+                continue
+        for candidate in candidates:
             seen = True
             lacking = [c for c in candidate.requires if c not in capabilities]
             needs, why = unsent_needs(candidate.steps, capabilities)
@@ -198,14 +214,16 @@ def choose(case: Case, declared: Sequence[str], capabilities: Sequence[str],
     return first_reason or f"profile {case.profile} not declared"
 
 
-def _once(allowed: Callable[[str], str | None]) -> Callable[[str], str | None]:
-    """``allowed`` asked once per profile (a case's selection asks about a profile often)."""
-    known: dict[str, str | None] = {}
+def _once(allowed: Allowed) -> Callable[..., str | None]:
+    """``allowed`` asked once per profile and ``depends`` (a case's selection asks about a
+    profile often); ``depends`` defaults to None, every parameter."""
+    known: dict[tuple[str, tuple[str, ...] | None], str | None] = {}
 
-    def ask_once(profile: str) -> str | None:
-        if profile not in known:
-            known[profile] = allowed(profile)
-        return known[profile]
+    def ask_once(profile: str, depends: Sequence[str] | None = None) -> str | None:
+        key = (profile, None if depends is None else tuple(depends))
+        if key not in known:
+            known[key] = allowed(profile, depends)
+        return known[key]
 
     return ask_once
 
@@ -291,7 +309,7 @@ class QueryPlan:
 
 
 def ask(case: Case, declared: Sequence[str], capabilities: Sequence[str],
-        allowed: Callable[[str], str | None]) -> QueryPlan | str:
+        allowed: Allowed) -> QueryPlan | str:
     """The profile a query case with ``rulesets`` is asked under, and its answer there; or why
     it is not asked. The case's own profile is tried first, then the declared ones."""
     missing = [c for c in case.requires if c not in capabilities]

@@ -15,6 +15,11 @@ JSON = Any
 """A JSON value (dict, list, str, int, bool or None)."""
 
 
+DERIVED_PREFIX: Final = "derived."
+"""The ID prefix of a case derived for rules declared by value (``generate/derive.py``):
+reports count these apart."""
+
+
 class CaseFormatError(GinspecError):
     """A case file is malformed; the message names the file and the field."""
 

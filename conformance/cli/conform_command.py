@@ -124,6 +124,13 @@ def register(sub: Any) -> None:
     )
     p.add_argument("--cases", metavar="GLOB", help="only case IDs matching GLOB")
     p.add_argument(
+        "--write-derived",
+        type=Path,
+        metavar="DIR",
+        help="an engine of rules declared by value: also write the cases derived for its rules "
+        "(the scenarios no committed case plays under them) as case files to DIR",
+    )
+    p.add_argument(
         "--expect-fail",
         action="append",
         metavar="FILE",
@@ -290,6 +297,9 @@ def _conform(args: argparse.Namespace) -> int:
         raise CaseFormatError(f"--profile: unknown profile {unknown_profiles[0]!r} (known: "
                               f"{', '.join(profiles())})")
     check_outputs((f"--{f}", getattr(args, f)) for f in REPORT_FLAGS)
+    written = getattr(args, "write_derived", None)
+    if written is not None and written.exists() and not written.is_dir():
+        raise CaseFormatError(f"--write-derived {written}: not a folder")
     if args.smoke or args.live:
         return _run_mode(args)
     adapters: list[str] = args.adapter
@@ -378,10 +388,27 @@ def _rerun(args: argparse.Namespace, spec: str, listed: str | None) -> Rerun:
     return Rerun(spec, tuple(args.suite or ()), tuple(extra))
 
 
+def _with_derived(args: argparse.Namespace, chosen: list[Case], hello: Hello) -> list[Case]:
+    """The chosen cases for an engine of rules declared by value (``generate/derive.py``): the
+    hand and match scenarios it would skip for a rule value are derived for its rules, and each
+    derived case is sent instead of the committed cases of its scenario."""
+    from ginspec.conformance.generate.derive import derived_for, superseded, write_derived
+
+    assert hello.rules is not None
+    made = derived_for(chosen, hello.rules,
+                       lambda c: not str(skip_reason(c, hello) or "").startswith("rules:"))
+    if args.write_derived is not None:
+        write_derived(made, args.write_derived)
+    replaced = superseded(chosen, made)
+    return [c for c in chosen if c.id not in replaced] + made
+
+
 def _run_one(args: argparse.Namespace, spec: str, chosen: list[Case], expect: dict[str, str],
              listed: str | None, stream: bool = False) -> Run:
     adapter = open_adapter(spec, timeout=args.timeout, startup=args.startup_timeout)
     hello = _hello(adapter)
+    if hello.rules is not None:  # the scenarios no committed case plays, derived for its rules
+        chosen = _with_derived(args, chosen, hello)
     if chosen and all(skip_reason(c, hello) for c in chosen):
         adapter.close()
         raise AdapterError(f"--adapter {spec}: {printable(hello.name)} declares nothing that "

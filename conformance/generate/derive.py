@@ -8,17 +8,30 @@ case expects what the reference answered (verdicts with their clauses, observati
 its clauses, and the automatic-showdown entry), with ``profile`` and ``overrides`` naming the
 declared ruleset; a scenario of another first turn plays its opening rewritten for the declared
 one where an equivalent exists (:mod:`.openings`). The committed suite itself stays judged from its own data.
+
+``ginspec conform`` does the same by itself for an engine that declares its rules by value
+(:func:`derived_for`): every scenario no committed case plays under those rules is derived, the
+derived cases are kept in a cache (keyed by the scenarios' fingerprints, the rules and the code
+that derives them) and judged like any case; ``--write-derived DIR`` writes them out.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+import hashlib
+import json
+import os
+import tempfile
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from pathlib import Path
 from typing import Any, Final
 
-from ginspec.conformance.cases import Case
+from ginspec.conformance.cases import Case, CaseFormatError, load_cases
 from ginspec.conformance.cases.expectations import translated_checkpoints, translated_steps
+from ginspec.conformance.cases.model import DERIVED_PREFIX
+from ginspec.conformance.cases.store import dump_case
 from ginspec.conformance.generate.rulesets import opening_for, replay, scenario_key, with_rulesets
 from ginspec.spec.errors import GinspecError
+from ginspec.spec.profiles import Ruleset
 
 DERIVED_KINDS: Final = ("hand", "match")
 SKIPPED_FIELDS: Final = ("format", "fingerprint", "rulesets", "unplayable", "blame")
@@ -49,7 +62,7 @@ def derive(cases: Iterable[Case], profile: str, values: Mapping[str, Any]) -> li
 
 def _derived(case: Case, profile: str, values: dict[str, Any]) -> Case | None:
     data = {k: v for k, v in case.data.items() if k not in SKIPPED_FIELDS}
-    data.update(id=f"derived.{case.id}", profile=profile, overrides=values)
+    data.update(id=f"{DERIVED_PREFIX}{case.id}", profile=profile, overrides=values)
     try:
         opening = opening_for(case, profile, values)  # another first turn (openings.py)
     except GinspecError:
@@ -80,3 +93,86 @@ def _derived(case: Case, profile: str, values: dict[str, Any]) -> Case | None:
         data["result"] = played.result
     derived = Case.make(**data)
     return with_rulesets(derived, {profile: derived.id})
+
+
+CACHE_ENV: Final = "GINSPEC_CACHE_DIR"
+"""Where derived cases are cached (default ``~/.cache/ginspec``); an empty value caches nothing."""
+
+_DERIVING_CODE: Final = ("reference", "conformance/generate", "conformance/cases", "spec")
+"""The folders whose source decides a derived case: the cache key hashes them."""
+
+
+def derived_for(cases: Sequence[Case], rules: Ruleset,
+                plays: Callable[[Case], bool]) -> list[Case]:
+    """The derived cases an engine of ``rules`` (declared by value) is judged on besides the
+    committed ones: one for every hand and match scenario of ``cases`` that no case it
+    ``plays`` covers, replayed by the reference under ``rules`` (cached, see :data:`CACHE_ENV`)."""
+    played = {scenario_key(c) for c in cases if c.kind in DERIVED_KINDS and plays(c)}
+    todo = [c for c in cases if c.kind in DERIVED_KINDS and c.profile is not None
+            and scenario_key(c) not in played]
+    if not todo:
+        return []
+    key = _cache_key(todo, rules)
+    folder = _cache_dir()
+    stored = None if folder is None else folder / f"derived-{key}"
+    if stored is not None and (stored / "complete").is_file():
+        try:
+            return sorted(load_cases([stored]), key=lambda c: c.id)
+        except CaseFormatError:
+            pass  # a damaged cache entry is derived again
+    made = derive(todo, rules.name, dict(rules.overrides))
+    if stored is not None:
+        _store(made, stored)
+    return made
+
+
+def superseded(cases: Sequence[Case], derived: Sequence[Case]) -> set[str]:
+    """The IDs of the hand and match cases whose scenario a derived case plays (the committed
+    ones an engine of the declared rules would skip): a run sends the derived case instead."""
+    by_id = {c.id: c for c in cases}
+    origins = {str((d.data.get("source") or {}).get("derived_from", "")) for d in derived}
+    keys = {scenario_key(by_id[o]) for o in origins if o in by_id}
+    return {c.id for c in cases if c.kind in DERIVED_KINDS and scenario_key(c) in keys}
+
+
+def write_derived(cases: Iterable[Case], folder: Path) -> int:
+    """``--write-derived DIR``: the derived cases as ordinary case files (``DIR/<kind>/<id>.json``),
+    which ``ginspec conform --suite DIR`` and ``ginspec prove --verify-suite`` read."""
+    n = 0
+    for case in cases:
+        dump_case(case, folder)
+        n += 1
+    return n
+
+
+def _cache_dir() -> Path | None:
+    value = os.environ.get(CACHE_ENV)
+    if value == "":
+        return None
+    return Path(value) if value else Path.home() / ".cache" / "ginspec"
+
+
+def _cache_key(cases: Sequence[Case], rules: Ruleset) -> str:
+    digest = hashlib.sha256()
+    digest.update(json.dumps([rules.name, rules.overrides], sort_keys=True).encode())
+    for case in sorted(cases, key=lambda c: c.id):
+        digest.update(f"{case.id} {case.fingerprint}\n".encode())
+    root = Path(__file__).resolve().parent.parent.parent
+    for part in _DERIVING_CODE:
+        for path in sorted((root / part).rglob("*.py")):
+            digest.update(path.read_bytes())
+    return digest.hexdigest()[:32]
+
+
+def _store(cases: Sequence[Case], folder: Path) -> None:
+    """Write ``cases`` to the cache folder whole or not at all (a cache that cannot be written
+    is no error: the next run derives them again)."""
+    try:
+        folder.parent.mkdir(parents=True, exist_ok=True)
+        work = Path(tempfile.mkdtemp(dir=folder.parent, prefix=".derived-"))
+        for case in cases:
+            dump_case(case, work)
+        (work / "complete").write_text(f"{len(cases)}\n", encoding="utf-8")
+        work.rename(folder)
+    except OSError:
+        return

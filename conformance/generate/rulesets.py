@@ -50,6 +50,7 @@ from ginspec.conformance.generate.blame import (
 )
 from ginspec.conformance.generate.openings import Opening, translate
 from ginspec.conformance.generate.playouts import action_clause, engine_player
+from ginspec.reference.typed_rules import LoggedMapping, recording_reads
 from ginspec.spec.clauses import registry
 from ginspec.spec.errors import GinspecError
 from ginspec.spec.parameters import parameters, value_text
@@ -63,6 +64,9 @@ EXPLICIT_CAPABILITIES: Final = frozenset({"melding.explicit", "layoff.explicit",
                                           "rejection-codes"})
 """Capabilities the builder decides from a case's steps and checkpoints, not from its family."""
 AUTOMATIC: Final = ("layoff.automatic", "melding.automatic")
+DEPENDS_KINDS: Final = ("hand", "match")
+"""The kinds whose entries record the parameters they depend on (``depends``): the reference
+reads every rule of a two-player hand and match through the typed rules, whose reads it logs."""
 
 
 class NotReplayable(GinspecError):
@@ -254,7 +258,7 @@ def _drop_boxes(result: dict[str, Any] | None, profile: str,
 
     if result is None or "boxes" not in result:
         return result
-    if values_of(profile, overrides).get("box_bonus", 0):
+    if LoggedMapping(values_of(profile, overrides)).get("box_bonus", 0):
         return result
     return {k: v for k, v in result.items() if k != "boxes"}
 
@@ -402,11 +406,13 @@ def rulesets_of(case: Case, profiles: Iterable[str]) -> list[dict[str, Any]]:
             values_of(profile, case.overrides)
         except GinspecError:
             continue
-        opening = opening_for(case, profile)
-        scenario = case if opening is None else translated_case(case, opening)
-        explicit = replay(scenario, profile, keep=knock_index(scenario))
+        with recording_reads() as reads:
+            opening = opening_for(case, profile)
+            scenario = case if opening is None else translated_case(case, opening)
+            explicit = replay(scenario, profile, keep=knock_index(scenario))
+            found = [explicit, automatic(scenario, profile, explicit)]
         for auto in (False, True):
-            played = automatic(scenario, profile, explicit) if auto else explicit
+            played = found[auto]
             if played is None:
                 continue
             played = Played(played.verdicts, tuple(_known(c) for c in played.clauses),
@@ -418,10 +424,13 @@ def rulesets_of(case: Case, profiles: Iterable[str]) -> list[dict[str, Any]]:
                          **entry}
             key = json.dumps(entry, sort_keys=True)
             if key not in groups:
-                groups[key] = {"profiles": [], **entry}
+                groups[key] = {"profiles": [], **entry, "depends": set()}
                 order.append(key)
             groups[key]["profiles"].append(profile)
-    return [groups[k] for k in order]
+            groups[key]["depends"] |= reads
+    if case.kind not in DEPENDS_KINDS:  # (the table reads rule values of its own)
+        return [{k: v for k, v in groups[k].items() if k != "depends"} for k in order]
+    return [{**groups[k], "depends": sorted(groups[k]["depends"])} for k in order]
 
 
 def opening_for(case: Case, profile: str,
@@ -436,7 +445,7 @@ def opening_for(case: Case, profile: str,
 def _translation(case: Case, profile: str,
                  overrides: Mapping[str, Any] | None = None) -> Opening | str | None:
     source = values_of(str(case.profile), case.overrides)
-    target = values_of(profile, case.overrides if overrides is None else overrides)
+    target = LoggedMapping(values_of(profile, case.overrides if overrides is None else overrides))
     if source["first_turn"] == target["first_turn"]:
         return None
     if case.kind != "hand":
@@ -501,7 +510,7 @@ def _sparse(entry: Mapping[str, Any], main: Mapping[str, Any]) -> dict[str, Any]
         main = {**main, "checkpoints": translated_checkpoints(main["checkpoints"], opening),
                 "verdicts": [*(_main_verdict(s) for s in opening["steps"]),
                              *main["verdicts"][int(opening["replaces"]):]]}
-    for key in ("showdown", "stop"):
+    for key in ("showdown", "stop", "depends"):
         if key in entry:
             out[key] = entry[key]
     if entry["requires"] != main["requires"]:

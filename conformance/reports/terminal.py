@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, TextIO
 
+from ginspec.conformance.cases.model import DERIVED_PREFIX
 from ginspec.conformance.reports.explain import BAD, Failure, Rerun, explain, markdown_text, melds_text
 from ginspec.conformance.reports.meta import per_clause
 from ginspec.conformance.runner import STATUSES, RunSummary
@@ -90,7 +91,18 @@ def _counts_line(summary: RunSummary) -> str:
     return (f"{len(summary.outcomes)} cases in {summary.seconds:.2f} s: {c['pass']} passed, "
             f"{c['fail']} failed, {c['error']} adapter errors, {c['skip']} skipped (not passes), "
             f"{c['declined']} declined by the adapter (not passes), "
-            f"{c['xfail']} expected failures, {c['xpass']} unexpected passes")
+            f"{c['xfail']} expected failures, {c['xpass']} unexpected passes"
+            + _derived_note(summary))
+
+
+def _derived_note(summary: RunSummary) -> str:
+    """How many of the cases were derived for rules declared by value (CASES.md)."""
+    derived = [o for o in summary.outcomes if o.case.id.startswith(DERIVED_PREFIX)]
+    if not derived:
+        return ""
+    passed = sum(o.status == "pass" for o in derived)
+    return (f"; {len(derived)} of the cases derived for the declared rules "
+            f"({DERIVED_PREFIX}*, {passed} passed)")
 
 
 def print_summary(

@@ -344,8 +344,8 @@ class HandState:
         if self._gin_ok is None:
             after = self.after_discard()
             ok = any(d == 0 and self._discardable(c) for c, d in after.items())
-            if not ok and self.rules.big_gin_bonus > 0 and after:
-                ok = self._big_gin_shape()
+            if not ok and after and self._big_gin_shape():
+                ok = self.rules.big_gin_bonus > 0  # read only where the hand is big gin
             self._gin_ok = ok
         return self._gin_ok
 
