@@ -27,6 +27,7 @@ from ginspec.reference.proofs.suite_certificates import (
     used_keys,
     verify_suite,
 )
+from ginspec.spec.formal.answers import answer_key
 from ginspec.spec.formal.verify import verify
 
 # 2C 2D 2S set; 8D 9D QH KH left: 8 + 9 + 10 + 10 = 37, and no run or other set exists.
@@ -190,5 +191,36 @@ def test_a_hand_case_knock_bound_to_its_cards() -> None:
     assert any(case["id"] in p and "hand:" in p for p in problems), problems
     higher = {**certs[key], "claim": claim.question.claim + 1, "outcome": "claim-too-high"}
     assert verify(higher)[0]  # a true certificate of a higher claim
+    problems = check_case(case, {**certs, key: higher})
+    assert any(case["id"] in p and "claim:" in p for p in problems), problems
+
+
+def _own(case: dict[str, Any]) -> dict[str, Any]:
+    """The case under its own profile only."""
+    return {k: v for k, v in case.items() if k != "rulesets"}
+
+
+def test_an_answer_certificate_names_its_own_knock_limit() -> None:
+    """An adjudicate answer's knocker_least (eleven cards, after the best discard): a standing
+    certificate of the same hand under knock limit 7 instead of the profile's 10 is rejected."""
+    case = _own(_suite_case("q.adjudicate.eleven-cards.serbian-online"))
+    certs = {k: SUITE_CERTS[k] for k in used_keys(case)}
+    assert check_case(case, certs) == []
+    key = certs[answer_key(case["id"], case["profile"])]["knocker_least"]
+    other = {**certs[key], "knock_limit": 7}
+    assert other["optimum"] <= 7 and other["can_knock"] is True and verify(other)[0]
+    problems = check_case(case, {**certs, key: other})
+    assert any(case["id"] in p and "knock_limit:" in p for p in problems), problems
+
+
+def test_an_answer_certificate_claims_the_least() -> None:
+    """A defence answer's option: a standing certificate of the same cards whose claim is not
+    the least it proves is rejected."""
+    case = _suite_case("spec.table-twenty-four-down-to-four")
+    certs = {k: SUITE_CERTS[k] for k in used_keys(case)}
+    assert check_case(case, certs) == []
+    key = certs[answer_key(case["id"], None)]["options"][0]["certificate"]
+    higher = {**certs[key], "claim": certs[key]["optimum"] + 1, "outcome": "claim-too-high"}
+    assert verify(higher)[0]
     problems = check_case(case, {**certs, key: higher})
     assert any(case["id"] in p and "claim:" in p for p in problems), problems
