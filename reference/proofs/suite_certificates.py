@@ -26,7 +26,9 @@ A stored certificate is deterministic: its witness is the reference's first opti
 (any valid witness will do: it is checked against the definition), and its ``solver`` record is
 just ``{"name": "z3"}``. :func:`verify_suite` re-checks every certificate with
 :func:`ginspec.spec.formal.verify.verify` (strict fields, Z3 re-proof, independent checker) and
-compares it with what each case expects.
+compares it with what each case expects: a certificate found under a question's key must be that
+question's (:func:`binding_problem`: its ``question``, ``hand``, ``rules``, ``knock_limit`` and
+``claim``), so a true certificate of something else filed under the key does not pass.
 """
 
 from __future__ import annotations
