@@ -258,7 +258,7 @@ def test_the_javascript_checker_agrees(tmp_path: Path) -> None:
                          text=True, timeout=300)
     verdicts = run.stdout.splitlines()
     assert verdicts[:-1] == ["ok"] * len(sample), run.stdout + run.stderr
-    assert verdicts[-1].startswith("lower bound") and run.returncode == 1
+    assert verdicts[-1].startswith("lower_bound:") and run.returncode == 1
     assert checker.check(bad) is not None
 
 

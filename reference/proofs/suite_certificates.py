@@ -26,7 +26,9 @@ A stored certificate is deterministic: its witness is the reference's first opti
 (any valid witness will do: it is checked against the definition), and its ``solver`` record is
 just ``{"name": "z3"}``. :func:`verify_suite` re-checks every certificate with
 :func:`ginspec.spec.formal.verify.verify` (strict fields, Z3 re-proof, independent checker) and
-compares it with what each case expects.
+compares it with what each case expects: a certificate found under a question's key must be that
+question's (:func:`binding_problem`: its ``question``, ``hand``, ``rules``, ``knock_limit`` and
+``claim``), so a true certificate of something else filed under the key does not pass.
 """
 
 from __future__ import annotations
@@ -49,7 +51,7 @@ from ginspec.reference.scoring import knock_limit_for
 from ginspec.spec.cards import Card, card_str, cards_of, parse_cards, rank_of
 from ginspec.spec.errors import GinspecError, MeldError
 from ginspec.spec.formal.answers import answer_key, answered, check_answers, params_of
-from ginspec.spec.formal.certificate import certify
+from ginspec.spec.formal.certificate import CertificateError, certify
 from ginspec.spec.formal.definition import arrangement_deadwood
 from ginspec.spec.formal.rules import FormalRules, rank_value
 from ginspec.spec.formal.showdown_certificates import check_showdown
@@ -84,6 +86,49 @@ def question_key(cards: Iterable[Card], rules: FormalRules, discard: bool, knock
     what = "after-discard" if discard else "deadwood"
     limit = f"|limit {knock_limit}" if knock_limit is not None else ""
     return f"{what}|{hand}|{shape}{limit}|claim {claim}"
+
+
+def binding_problem(q: Question, cert: Mapping[str, Any]) -> str | None:
+    """The first field in which a certificate answers another question than ``q`` — its
+    ``question``, ``hand`` (as a set of cards), ``rules``, ``knock_limit`` or ``claim`` — or None.
+    (A certificate is looked up by its question's key; this checks it is that question's, not a
+    true certificate of something else filed under the key.)"""
+    what = "deadwood-after-discard" if q.discard else "deadwood"
+    if cert.get("question") != what:
+        return f"question: the case asks {what!r}, the certificate answers {cert.get('question')!r}"
+    hand = cert.get("hand")
+    asked = sorted(card_str(c) for c in q.cards)
+    if not isinstance(hand, list) or not all(isinstance(c, str) for c in hand) or sorted(hand) != asked:
+        return f"hand: the case asks {' '.join(asked)}, the certificate is of {_shown(hand)}"
+    if cert.get("rules") != q.rules.to_json():
+        return f"rules: the case asks {_shown(q.rules.to_json())}, the certificate is under {_shown(cert.get('rules'))}"
+    limit = cert.get("knock_limit")
+    if ("knock_limit" in cert) != (q.knock_limit is not None) or (q.knock_limit is not None and (
+            type(limit) is not int or limit != q.knock_limit)):
+        return (f"knock_limit: the case asks {'none' if q.knock_limit is None else q.knock_limit}, the certificate "
+                f"has {_shown(limit) if 'knock_limit' in cert else 'none'}")
+    claim = cert.get("claim")
+    if type(claim) is not int or claim != q.claim:
+        return f"claim: the case asks {q.claim}, the certificate claims {_shown(claim)}"
+    return None
+
+
+def _shown(value: Any) -> str:
+    if isinstance(value, list) and all(isinstance(c, str) for c in value):
+        return " ".join(sorted(value))
+    return json.dumps(value, sort_keys=True)
+
+
+def missing_problem(q: Question, certs: Mapping[str, Mapping[str, Any]]) -> str:
+    """Why no certificate answers ``q``, naming the field: the first in which a certificate of the
+    same question and hand, filed under another key, differs from what the case asks (``hand``
+    when there is none)."""
+    for key, cert in certs.items():
+        if key.split("|")[:2] == q.key.split("|")[:2] and isinstance(cert, Mapping):
+            problem = binding_problem(q, cert)
+            if problem is not None and not problem.startswith(("question:", "hand:")):
+                return f"no certificate; the one of these cards under {key!r} differs in {problem}"
+    return "no certificate; hand: no certificate in the file answers this question for these cards"
 
 
 def _case_rules(case: Mapping[str, Any]) -> tuple[MeldRules, int]:
@@ -608,7 +653,10 @@ cases is verified once per run)."""
 
 def _stands(key: str, cert: Mapping[str, Any], memo: VerdictMemo) -> tuple[bool, str | None]:
     if key not in memo:
-        memo[key] = verify(dict(cert))
+        try:
+            memo[key] = verify(dict(cert))
+        except CertificateError as exc:  # a missing or unknown field: no certificate at all
+            memo[key] = (False, f"not a certificate: {exc}")
     return memo[key]
 
 
@@ -627,15 +675,19 @@ def check_case(case: Mapping[str, Any], certs: Mapping[str, Mapping[str, Any]],
         cert = certs.get(q.key)
         where = f"{case['id']}: {q.key}"
         if cert is None:
-            out.append(f"{where}: no certificate")
+            out.append(f"{where}: {missing_problem(q, certs)}")
+            continue
+        if (unbound := binding_problem(q, cert)) is not None:
+            out.append(f"{where}: {unbound}")
             continue
         stands, reason = _stands(q.key, cert, memo)
         if not stands:
             out.append(f"{where}: {reason}")
             continue
         if i == 0:  # the case's own question: its expected numbers
-            if cert["outcome"] != "proved":
-                out.append(f"{where}: the expected deadwood {q.claim} is not the optimum {cert['optimum']}")
+            if cert["outcome"] != "proved" or cert["optimum"] != expect["deadwood"]:
+                out.append(f"{where}: deadwood: the case expects {expect['deadwood']}, the certificate proves "
+                           f"the optimum {cert['optimum']}")
             for field in ("gin", "can_knock", "big_gin"):
                 if field in expect and cert.get(field, False) != expect[field]:
                     out.append(f"{where}: {field} is {cert.get(field, False)}, the case expects {expect[field]}")
@@ -662,7 +714,10 @@ def _check_hand_case(case: Mapping[str, Any], certs: Mapping[str, Mapping[str, A
         where = f"{case['id']} step {claim.step} under {claim.profile}: {claim.question.key}"
         cert = certs.get(claim.question.key)
         if cert is None:
-            out.append(f"{where}: no certificate")
+            out.append(f"{where}: {missing_problem(claim.question, certs)}")
+            continue
+        if (unbound := binding_problem(claim.question, cert)) is not None:
+            out.append(f"{where}: {unbound}")
             continue
         stands, reason = _stands(claim.question.key, cert, memo)
         if not stands:

@@ -154,20 +154,29 @@ class _Refs:
     def __init__(self, certificates: Mapping[str, Mapping[str, Any]], stands: Stands, rules: FormalRules) -> None:
         self.certificates, self.stands, self.rules = certificates, stands, rules
 
-    def optimum(self, key: Any, where: str, hand: Sequence[Card], *, after_discard: bool = False) -> int | str:
-        """The certified least deadwood of ``hand`` (after the best discard), or why not."""
+    def optimum(self, key: Any, where: str, hand: Sequence[Card], *, after_discard: bool = False,
+                knock_limit: int | None = None) -> int | str:
+        """The certified least deadwood of ``hand`` (after the best discard, under ``knock_limit``),
+        or why not. The certificate must be that question's (its hand, rules and knock limit) and
+        claim the least it proves (outcome ``proved``)."""
         if not isinstance(key, str):
             raise CertificateValueError(f"{where} must be a certificate's key, not {_kind(key)}")
         cert = self.certificates.get(key)
         if cert is None:
             return f"{where}: no certificate {key!r} in the file"
         question = "deadwood-after-discard" if after_discard else "deadwood"
-        if cert.get("question") != question or sorted(cert.get("hand", [])) != sorted(card_str(c) for c in hand) \
-                or cert.get("rules") != self.rules.to_json():
+        hand_ok = isinstance(cert.get("hand"), list) and all(isinstance(c, str) for c in cert["hand"])
+        if cert.get("question") != question or not hand_ok or sorted(cert["hand"]) != sorted(
+                card_str(c) for c in hand) or cert.get("rules") != self.rules.to_json():
             return f"{where}: {key!r} is not the {question} question of {cards_text(hand)} under these rules"
+        limit = knock_limit if after_discard else None
+        if cert.get("knock_limit") != limit or ("knock_limit" in cert) != (limit is not None):
+            return f"{where}: knock_limit: {key!r} has {cert.get('knock_limit')}, the case asks {limit}"
         ok, reason = self.stands(key, cert)
         if not ok:
             return f"{where}: {reason}"
+        if cert["outcome"] != "proved":
+            return f"{where}: claim: {key!r} claims {cert['claim']}, not the least deadwood {cert['optimum']}"
         return int(cert["optimum"])
 
 
@@ -256,7 +265,7 @@ def _adjudicate(query: Mapping[str, Any], expect: Mapping[str, Any], params: Map
     """SHOWDOWN.BEST-PLAY, KNOCK.LIMIT, SHOWDOWN.COMPARE, SCORE.TIE, SCORE.ZERO-CANCELS."""
     knocker, defender = parse_cards(query["knocker"]), parse_cards(query["defender"])
     eleven = len(knocker) == 11
-    least = refs.optimum(data["knocker_least"], "knocker_least", knocker, after_discard=eleven)
+    least = refs.optimum(data["knocker_least"], "knocker_least", knocker, after_discard=eleven, knock_limit=limit)
     if isinstance(least, str):
         return least
     illegal = expect["outcome"] == "illegal_knock"

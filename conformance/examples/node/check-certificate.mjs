@@ -1,7 +1,11 @@
 // An independent checker of ginspec deadwood certificates, written a second time in JavaScript
 // (FORMAL.CERTIFICATE, "The lower-bound proof"; the Python one is ginspec/spec/formal/checker.py).
 // It uses no solver and nothing of ginspec: it reads the meld rules of chapter 2 and checks the
-// certificate's numbers by counting.
+// certificate's numbers by counting. It first checks the certificate's shape (a known question, its
+// fields and no other, each of its type), then the witness, the lower bound, outcome, and after a
+// discard gin, can_knock and big_gin (present exactly when the optimum is 0, its proof checked
+// whether it says true or false). Its first problem is word for word the Python checker's
+// (tests/test_checkers_agree.py); JSON.parse cannot tell 37.0 from 37, which the Python one rejects.
 //
 //   node check-certificate.mjs CERT.json...      one certificate per file, or
 //   node check-certificate.mjs --lines FILE      one certificate per line (JSON Lines)
@@ -119,7 +123,6 @@ function checkArrangement(kept, melds, dead, deadwood, rules) {
 
 function checkBound(hand, bound, target, after, rules) {
   if (bound === null) return "no lower-bound proof (too many choices of set cards to list): only the Z3 proof";
-  if (bound.method !== "set-choices/suit-runs") return `unknown method ${bound.method}`;
   const listed = new Map();
   for (const c of bound.cases) {
     const k = choiceKey(c.sets.map((s) => s.map(parseCard)));
@@ -130,54 +133,184 @@ function checkBound(hand, bound, target, after, rules) {
   if (expected.length !== listed.size || !expected.every((k) => listed.has(k))) {
     return "the cases are not exactly the possible choices of set cards";
   }
+  let i = 0;
   for (const c of listed.values()) {
     const inSets = new Set(c.sets.flat().map(parseCard).map(key));
     const suits = [0, 1, 2, 3].map((q) => hand.filter(([, s]) => s === q).filter((x) => !inSets.has(key(x))).map(([r]) => r));
-    const dead = suits.map((ranks) => runDeadwood(ranks, rules));
-    if (c.suits.some((d, q) => d > dead[q])) return `a case says suit run deadwood ${c.suits}, the suits have ${dead}`;
+    for (let q = 0; q < 4; q += 1) {
+      const dead = runDeadwood(suits[q], rules);
+      if (c.suits[q] > dead) return `case ${i}: suit ${SUITS[q]} has run deadwood ${dead}, the case says ${c.suits[q]}`;
+    }
     const sum = c.suits.reduce((t, d) => t + d, 0);
     let totals = [sum];
     if (after) {
       totals = [];
       for (let q = 0; q < 4; q += 1) {
-        if (!suits[q].length) continue;
-        const best = Math.min(...suits[q].map((x) => runDeadwood(suits[q].filter((r) => r !== x), rules)));
         const claimed = c.after_discard[q];
-        if (claimed === null || claimed > best) return `suit ${SUITS[q]} after a discard is ${best}, a case says ${claimed}`;
+        if (!suits[q].length) {
+          if (claimed !== null) return `case ${i}: suit ${SUITS[q]} has no card to discard, the case says ${claimed}`;
+          continue;
+        }
+        const best = Math.min(...suits[q].map((x) => runDeadwood(suits[q].filter((r) => r !== x), rules)));
+        if (claimed === null || claimed > best) return `case ${i}: suit ${SUITS[q]} after a discard is ${best}, the case says ${claimed}`;
         totals.push(sum - c.suits[q] + claimed);
       }
     }
-    if (totals.length && Math.min(...totals) < target) return `a case allows deadwood ${Math.min(...totals)}, below ${target}`;
+    if (totals.length && Math.min(...totals) < target) return `case ${i} allows deadwood ${Math.min(...totals)}, below ${target}`;
+    i += 1;
   }
   return null;
 }
 
+// --- the certificate's shape: a known question, its fields and no other, each of its type -------
+
+const QUESTIONS = ["deadwood", "deadwood-after-discard"];
+const OUTCOMES = ["proved", "claim-too-high", "claim-too-low"];
+const FIELDS = ["hand", "rules", "question", "claim", "outcome", "optimum", "witness", "unsat_below",
+  "encoding", "lower_bound", "solver"];
+const AFTER_FIELDS = ["gin", "knock_limit", "can_knock", "big_gin", "big_gin_proof"];
+
+const isObject = (x) => typeof x === "object" && x !== null && !Array.isArray(x);
+const has = (x, name) => Object.prototype.hasOwnProperty.call(x, name);
+const isInt = (x, low = 0, high = null) => Number.isInteger(x) && x >= low && (high === null || x <= high);
+const isCard = (x) => typeof x === "string" && x.length === 2 && RANKS.includes(x[0]) && SUITS.includes(x[1]);
+
+function cardsProblem(x, where) {
+  if (!Array.isArray(x) || !x.every(isCard)) return `${where}: not a list of cards`;
+  return new Set(x).size !== x.length ? `${where}: a card appears twice` : null;
+}
+
+function meldsProblem(x, where) {
+  if (!Array.isArray(x)) return `${where}: not a list of melds`;
+  for (let i = 0; i < x.length; i += 1) {
+    const problem = cardsProblem(x[i], `${where}[${i}]`);
+    if (problem) return problem;
+  }
+  return cardsProblem(x.flat(), where);
+}
+
+// Code-point order, as Python's sorted() orders the names.
+const byCodePoint = (a, b) => (a < b ? -1 : a > b ? 1 : 0);
+
+function fieldsProblem(x, where, required, optional = []) {
+  if (!isObject(x)) return `${where}: not an object`;
+  for (const name of required) if (!has(x, name)) return `${where}.${name}: missing`;
+  for (const name of Object.keys(x).sort(byCodePoint)) {
+    if (!required.includes(name) && !optional.includes(name)) return `${where}.${name}: unknown field`;
+  }
+  return null;
+}
+
+function boundShape(b, where, after) {
+  if (b === null) return null;
+  const problem = fieldsProblem(b, where, ["method", "cases"]);
+  if (problem) return problem;
+  if (b.method !== "set-choices/suit-runs") return `${where}.method: unknown method`;
+  if (!Array.isArray(b.cases) || !b.cases.length) return `${where}.cases: not a non-empty list`;
+  const keys = after ? ["sets", "suits", "after_discard"] : ["sets", "suits"];
+  for (let i = 0; i < b.cases.length; i += 1) {
+    const at = `${where}.cases[${i}]`;
+    const c = b.cases[i];
+    const problem = fieldsProblem(c, at, keys) || meldsProblem(c.sets, `${at}.sets`);
+    if (problem) return problem;
+    for (const k of keys.slice(1)) {
+      const numbers = c[k];
+      if (!Array.isArray(numbers) || numbers.length !== 4 || !numbers.every((n) => isInt(n) || (k === "after_discard" && n === null))) {
+        return `${at}.${k}: not a list of 4 numbers (one per suit)`;
+      }
+    }
+  }
+  return null;
+}
+
+export function shapeProblem(cert) {
+  if (!isObject(cert)) return "certificate: not an object";
+  if (!QUESTIONS.includes(cert.question)) return "question: not one of deadwood, deadwood-after-discard";
+  const after = cert.question === "deadwood-after-discard";
+  let problem = fieldsProblem(cert, "certificate", after ? [...FIELDS, "gin"] : FIELDS, after ? AFTER_FIELDS : []);
+  if (problem) return problem;
+  if (has(cert, "knock_limit") !== has(cert, "can_knock")) return "can_knock: comes with knock_limit, and only with it";
+  if (has(cert, "big_gin") !== has(cert, "big_gin_proof")) return "big_gin_proof: comes with big_gin, and only with it";
+  problem = cardsProblem(cert.hand, "hand") || fieldsProblem(cert.rules, "rules", ["ace_high_runs", "wraparound_runs", "ace_value"]);
+  if (problem) return problem;
+  const rules = cert.rules;
+  if (typeof rules.ace_high_runs !== "boolean" || typeof rules.wraparound_runs !== "boolean") {
+    return "rules: ace_high_runs and wraparound_runs are true or false";
+  }
+  if (rules.wraparound_runs && !rules.ace_high_runs) return "rules.wraparound_runs: needs ace_high_runs";
+  if (!isInt(rules.ace_value, 1, 15)) return "rules.ace_value: not an integer from 1 to 15";
+  for (const name of ["claim", "optimum", "unsat_below", "knock_limit"]) {
+    if (has(cert, name) && !isInt(cert[name])) return `${name}: not an integer of at least 0`;
+  }
+  if (!OUTCOMES.includes(cert.outcome)) return "outcome: not one of proved, claim-too-high, claim-too-low";
+  const w = cert.witness;
+  problem = fieldsProblem(w, "witness", ["melds", "deadwood_cards", "deadwood", "discard", "checked_against"])
+    || meldsProblem(w.melds, "witness.melds") || cardsProblem(w.deadwood_cards, "witness.deadwood_cards");
+  if (problem) return problem;
+  if (!isInt(w.deadwood)) return "witness.deadwood: not an integer of at least 0";
+  if (w.discard !== null && !isCard(w.discard)) return "witness.discard: not a card or null";
+  if (w.checked_against !== "definition") return "witness.checked_against: not definition";
+  if (typeof cert.encoding !== "string") return "encoding: not a string";
+  problem = fieldsProblem(cert.solver, "solver", ["name"], ["version", "checks", "seconds"]);
+  if (problem) return problem;
+  const s = cert.solver;
+  if (typeof s.name !== "string" || (has(s, "version") && typeof s.version !== "string")
+      || (has(s, "checks") && !isInt(s.checks)) || (has(s, "seconds") && !(typeof s.seconds === "number" && s.seconds >= 0))) {
+    return "solver: name and version are strings, checks and seconds numbers of at least 0";
+  }
+  problem = boundShape(cert.lower_bound, "lower_bound", after);
+  if (problem) return problem;
+  for (const name of ["gin", "can_knock", "big_gin"]) {
+    if (has(cert, name) && typeof cert[name] !== "boolean") return `${name}: not true or false`;
+  }
+  if (has(cert, "big_gin_proof")) {
+    const proof = cert.big_gin_proof;
+    problem = fieldsProblem(proof, "big_gin_proof", [], ["melds", "lower_bound"]);
+    if (problem) return problem;
+    if (Object.keys(proof).length !== 1) return "big_gin_proof: holds either melds or a lower_bound";
+    if (has(proof, "melds")) return meldsProblem(proof.melds, "big_gin_proof.melds");
+    if (proof.lower_bound === null) return "big_gin_proof.lower_bound: null";
+    return boundShape(proof.lower_bound, "big_gin_proof.lower_bound", false);
+  }
+  return null;
+}
+
+const boolText = (x) => (x ? "true" : "false");
+
 export function check(cert) {
   try {
+    const shape = shapeProblem(cert);
+    if (shape) return shape;
     const rules = cert.rules;
     const hand = cert.hand.map(parseCard);
-    if (new Set(hand.map(key)).size !== hand.length) return "a card appears twice in the hand";
     const after = cert.question === "deadwood-after-discard";
     const w = cert.witness;
     const discard = w.discard === null ? null : parseCard(w.discard);
     if (after !== (discard !== null) || (discard && !hand.some((c) => key(c) === key(discard)))) {
-      return "the witness's discard does not fit the question";
+      return "witness.discard: does not fit the question";
     }
     const kept = hand.filter((c) => !discard || key(c) !== key(discard));
     const optimum = cert.optimum;
+    if (w.deadwood !== optimum) return `witness.deadwood: ${w.deadwood}, but the optimum is ${optimum}`;
+    if (cert.unsat_below !== optimum) return `unsat_below: ${cert.unsat_below}, but the optimum is ${optimum}`;
     let problem = checkArrangement(kept, w.melds, w.deadwood_cards, optimum, rules);
     if (problem) return `witness: ${problem}`;
     problem = checkBound(hand, cert.lower_bound, optimum, after, rules);
-    if (problem) return `lower bound: ${problem}`;
-    const outcome = cert.claim === optimum ? "proved" : cert.claim > optimum ? "claim-too-high" : "claim-too-low";
-    if (cert.outcome !== outcome) return `outcome ${cert.outcome}, but claim ${cert.claim} and optimum ${optimum} make it ${outcome}`;
+    if (problem) return `lower_bound: ${problem}`;
+    const claim = cert.claim;
+    const outcome = claim === optimum ? "proved" : claim > optimum ? "claim-too-high" : "claim-too-low";
+    if (cert.outcome !== outcome) return `outcome: ${cert.outcome}, but claim ${claim} and optimum ${optimum} make it ${outcome}`;
     if (after) {
-      if (cert.gin !== (optimum === 0)) return `gin ${cert.gin} but the optimum is ${optimum}`;
-      if ("knock_limit" in cert && cert.can_knock !== (optimum <= cert.knock_limit)) return `can_knock ${cert.can_knock} against knock limit ${cert.knock_limit}`;
+      if (cert.gin !== (optimum === 0)) return `gin: ${boolText(cert.gin)}, but the optimum is ${optimum}`;
+      if (has(cert, "knock_limit") && cert.can_knock !== (optimum <= cert.knock_limit)) {
+        return `can_knock: ${boolText(cert.can_knock)}, but ${optimum} against knock limit ${cert.knock_limit}`;
+      }
+      if (has(cert, "big_gin") !== (optimum === 0)) return `big_gin: ${has(cert, "big_gin") ? "present" : "missing"}, but the optimum is ${optimum}`;
       if (optimum === 0) {
         const proof = cert.big_gin_proof;
+        if (cert.big_gin !== has(proof, "melds")) return "big_gin_proof: melds prove big gin, a lower bound its absence";
         problem = cert.big_gin ? checkArrangement(hand, proof.melds, [], 0, rules) : checkBound(hand, proof.lower_bound, 1, false, rules);
-        if (problem) return `big_gin: ${problem}`;
+        if (problem) return `big_gin_proof: ${problem}`;
       }
     }
     return null;
