@@ -29,14 +29,16 @@ machine (:mod:`.stateful_table`) runs instead, sharing :class:`Lockstep` and eve
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 import math
 import random
+import re
 import time
 from collections.abc import Iterator, Mapping
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, ClassVar, TextIO
+from typing import Any, ClassVar, Final, TextIO
 
 from ginspec.conformance.adapters.base import Adapter, AdapterFault, Hello, Unsupported
 from ginspec.conformance.adapters.reference_game import (
@@ -116,7 +118,7 @@ from hypothesis.stateful import (
 
 __all__ = [
     "Divergence", "LiveMachine", "LiveRun", "LiveStats", "Lockstep", "TableMachine", "Trace",
-    "case_of", "live_settings", "machine_for", "play_live", "read_engine_deal", "run_live",
+    "case_id", "case_of", "live_settings", "machine_for", "play_live", "read_engine_deal", "run_live",
     "write_case",
 ]
 """The live mode's public names (the shared ones are defined in :mod:`.stateful_core`)."""
@@ -722,11 +724,27 @@ def _shrink_budget(seconds: float) -> Iterator[None]:
 
 # --- the case a divergence becomes -------------------------------------------------------------
 
+ID_LENGTH: Final = 120
+"""The longest case ID the case format allows (case.schema.json, ``case_id``)."""
+
+
+def case_id(name: str) -> str:
+    """``name`` as a case ID the loader accepts (case.schema.json: lower-case letters, digits,
+    dots and hyphens, at most 120 characters): lower-cased, every other run of characters a
+    hyphen (``DEAL.SHUFFLE`` becomes ``deal.shuffle``, ``big_gin`` ``big-gin``); a longer name is
+    cut and ends in eight hex digits of its hash, so two long names stay apart."""
+    ident = re.sub(r"[^a-z0-9.-]+", "-", name.lower()).lstrip(".-") or "live"
+    if len(ident) > ID_LENGTH:
+        digest = hashlib.sha256(ident.encode()).hexdigest()[:8]
+        ident = f"{ident[:ID_LENGTH - 9].rstrip('.-')}.{digest}"
+    return ident
+
+
 def case_of(run: LiveRun, divergence: Divergence, trace: Trace) -> Case:
     """The shrunk game as an ordinary case file (origin ``generated``), blaming its clause: a
     hand, a match or a table hand, or (a table game's accounting) the query it was asked as."""
     table = run.players is not None
-    tail = divergence.ident.removeprefix("live.").replace("_", "-")
+    tail = divergence.ident.removeprefix("live.")
     name = f"live.{run.rules.name}.{f'p{run.players}.' if table else ''}{tail}.s{trace.seed}"
     clause = divergence.clause if divergence.clause in registry() else None
     source: dict[str, Any] = {"generator": "ginspec conform --live", "seed": trace.seed,
@@ -734,7 +752,7 @@ def case_of(run: LiveRun, divergence: Divergence, trace: Trace) -> Case:
     about = f"live divergence against {run.hello.name} {run.hello.version}: {divergence.message}"
     if trace.query is not None:
         assert trace.result is not None
-        return Case.make(id=name, kind="query", origin="generated", description=about,
+        return Case.make(id=case_id(name), kind="query", origin="generated", description=about,
                          clauses=known([divergence.clause]), decides=[clause] if clause else [],
                          profile=run.rules.name, overrides=run.rules.overrides,
                          requires=[f"query.{trace.query['what']}"], source=source,
@@ -762,7 +780,7 @@ def case_of(run: LiveRun, divergence: Divergence, trace: Trace) -> Case:
     if divergence.ident.startswith(("live.result.", "live.match.")) and trace.result is not None:
         fields["result"] = trace.result
     return Case.make(
-        id=f"{name}.n{len(steps)}", kind=trace.kind, origin="generated", description=about,
+        id=case_id(f"{name}.n{len(steps)}"), kind=trace.kind, origin="generated", description=about,
         clauses=known([*(TABLE_BASE if table else DEAL_CLAUSES),
                        *(str(s.get("clause", "")) for s in steps),
                        divergence.clause]) or ["ACTION.PHASE"],
