@@ -93,6 +93,8 @@ from ginspec.conformance.stateful_core import (
     _can,
     _sensible_pick,
     _verb,
+    causal_order,
+    cause_text,
 )
 from ginspec.conformance.stateful_table import TableMachine
 from ginspec.reference.game import Deal, HandState, format_action
@@ -118,7 +120,7 @@ from hypothesis.stateful import (
 
 __all__ = [
     "Divergence", "LiveMachine", "LiveRun", "LiveStats", "Lockstep", "TableMachine", "Trace",
-    "case_id", "case_of", "live_settings", "machine_for", "play_live", "read_engine_deal", "run_live",
+    "case_id", "case_of", "cause_lines", "live_settings", "machine_for", "play_live", "read_engine_deal", "run_live",
     "write_case",
 ]
 """The live mode's public names (the shared ones are defined in :mod:`.stateful_core`)."""
@@ -215,6 +217,7 @@ class LiveMachine(Lockstep):
         seed, self.games = (seed + self.games * GAME_SEED) % 2**32, self.games + 1
         rules, profile, overrides = run.game_rules, run.rules.name, run.rules.overrides
         self.seen, self.ignored, self.shared, self.sent = set(), set(), None, []
+        self.causes_seen = set()
         self.hand_starts = [0]
         self.style, self._legal = style, None
         self.to_the_wall = style == WALL_STYLE
@@ -548,25 +551,28 @@ class LiveMachine(Lockstep):
             self.playing = False
 
     def _compare_result(self, expected: dict[str, Any], clause: str, what: str) -> None:
-        """Each field of the result; the first field that differs and is not expected is the
-        divergence (its message lists every field that differs)."""
+        """Each field of the result. The first field that differs, in the order the fields
+        follow from one another (RESULT_ORDER: deadwood before the outcome it decides, the
+        outcome before its points), is the divergence and its cause; the fields after it are
+        its follow-ons, named in its message and not divergences of their own."""
         actual = self._call("result")
         self.trace.result = expected
         outcome = str(expected.get("outcome"))
-        differ = [(name, bad) for name, want in expected.items()
-                  if (bad := check_result({name: want}, actual)) is not None]
-        if differ and what == "match" and self._localize():
+        found = {name: bad for name, want in expected.items()
+                 if (bad := check_result({name: want}, actual)) is not None}
+        if found and what == "match" and self._localize():
             return  # a hand of the match scored differently: that difference explains it
-        for name, _ in differ:
-            where = f"live.result.{name}.{outcome}" if what == "result" else f"live.match.{name}"
-            if self.run.expected(where):
-                self._diverge(where, "", clause, fatal=False)
-                continue
-            blame = self._result_clause(name, clause)
+        differ = causal_order(list(found))
+        if not differ:
+            return
+        name = differ[0]
+        where = f"live.result.{name}.{outcome}" if what == "result" else f"live.match.{name}"
+        blame = self._result_clause(name, clause)
+        if not self.run.reported(where, blame):
             self.trace.blame = {f"blame.{name}": blame}
             self.trace.result = {name: expected[name]}
-            self._diverge(where, f"{what}: " + "; ".join(str(b) for _, b in differ), blame,
-                          fatal=False)
+        self._diverge(where, f"{what}: " + "; ".join(str(found[n]) for n in differ), blame,
+                      fatal=False)
 
     def _localize(self) -> bool:
         """A match result differs: replay each of its hands as a single hand and compare the
@@ -590,15 +596,12 @@ class LiveMachine(Lockstep):
                     return False
             expected = result.to_json()
             actual = self._call("result")
-            differ = [name for name, want in expected.items()
-                      if check_result({name: want}, actual) is not None]
+            differ = causal_order([name for name, want in expected.items()
+                                   if check_result({name: want}, actual) is not None])
             if not differ:
                 continue
             name = differ[0]
             ident = f"live.result.{name}.{expected['outcome']}"
-            if run.expected(ident):
-                self._diverge(ident, "", "", fatal=False)
-                return True
             self.match, self.hand = None, None
             hand = HandState.new(self.deals[k], run.game_rules)
             for step in steps:
@@ -607,6 +610,10 @@ class LiveMachine(Lockstep):
             self.hand = hand
             blame = self._result_clause(name, SCORE_CLAUSES.get(str(expected["outcome"]),
                                                                  "ACTION.PHASE"))
+            if run.reported(ident, blame):
+                self.match, self.hand = match, None
+                self._diverge(ident, "", blame, fatal=False)
+                return True
             self.trace = Trace("hand", self.trace.seed, [deal], [dict(x) for x in steps],
                                {"after": len(steps)}, {name: expected[name]},
                                {f"blame.{name}": blame})
@@ -834,12 +841,27 @@ def play_live(run: LiveRun, *, seed: int, examples: int = ROUND_EXAMPLES,
         except Divergence as divergence:
             trace = run.failure[1] if run.failure is not None else Trace("hand", 0, [])
             new.append((divergence, trace))
-            run.found[divergence.ident] = divergence.message
+            run.record(divergence)
         if run.stats.hands == played and not new:
             break  # nothing was played (every deal declined): stop rather than spin
     run.failing = False
     run.stats.seconds_total += time.perf_counter() - start
     return new
+
+
+def cause_lines(run: LiveRun, new: list[Divergence]) -> list[str]:
+    """One summary line per cause of the new divergences (its clause and kind of field, the ID
+    it was reported as, the games after that in which it showed again, played past, and the
+    other IDs it showed under there)."""
+    lines = []
+    for divergence in new:
+        cause = divergence.cause
+        again = run.stats.again.get(cause, 0)
+        also = sorted(run.also.get(cause, set()) - {divergence.ident})
+        lines.append(f"cause {cause_text(cause)}: reported as {divergence.ident}"
+                     + (f"; showed again in {again} later game(s), played past" if again else "")
+                     + (f" (also as {', '.join(also)})" if also else ""))
+    return lines
 
 
 def run_live(adapter: Adapter, hello: Hello, rules: Ruleset, *, seed: int, hands: int,
@@ -878,6 +900,8 @@ def run_live(adapter: Adapter, hello: Hello, rules: Ruleset, *, seed: int, hands
         reason = run.expect_fail.get(ident, "")
         print(f"  expected divergence {ident}: {count} game(s)" + (f" # {reason}" if reason
                                                                      else ""), file=stdout)
+    for line in cause_lines(run, [d for d, _ in new]):
+        print(line, file=stdout)
     for divergence, trace in new:
         path = write_case(case_of(run, divergence, trace), out)
         print(f"divergence {divergence.ident} ({divergence.clause}): {divergence.message}",
