@@ -50,6 +50,7 @@ from ginspec.conformance.adapters.reference_game import (
 )
 from ginspec.conformance.cases import Case
 from ginspec.conformance.compare import check_result, check_verdict
+from ginspec.conformance.engine_deal import read_engine_deal
 from ginspec.conformance.generate.games import DEAL_CLAUSES, known
 from ginspec.conformance.generate.playouts import (
     action_clause,
@@ -151,6 +152,8 @@ class LiveMachine(Lockstep):
         self.to_the_wall = False
         self.games = 0
         """Games started in this example."""
+        self.deal_seed = 0
+        """The seed this game's deal was sent with (an engine that deals itself shuffles by it)."""
         self.style = 0
         """This hand never knocks by choice: the stock runs down to the wall (WALL.*)."""
 
@@ -223,6 +226,7 @@ class LiveMachine(Lockstep):
         self.to_the_wall = style == WALL_STYLE
         self.ended = None
         self.trace = Trace("match" if matches else "hand", seed, [])
+        self.deal_seed = seed
         count = MATCH_DEALS if matches else 1
         self.deals = [replace(_seeded(seed, k), dealer=dealer) for k in range(count)]
         try:
@@ -242,6 +246,9 @@ class LiveMachine(Lockstep):
                 run.stats.declined += 1
             reject()
         self.trace.deals = [_deal_json(self.deals[0])]
+        if run.deal_engine and not matches:
+            # the engine's deck, and the seed it dealt it from: the case deals it again
+            self.trace.deals[0]["seed"] = seed
         if matches:
             self.match, self.hand = MatchState.new(rules, deal=self.deals[0]), None
         else:
@@ -254,6 +261,12 @@ class LiveMachine(Lockstep):
         data = self._call("dealt")
         deal, clause, message = read_engine_deal(data, dealer, self.run.game_rules.eleven_card_start)
         if deal is None:
+            if not self.trace.steps:
+                # the first deal: the case is a hand dealt by the engine from the same seed,
+                # which the runner checks again (it records the deal the engine reported)
+                self.trace = Trace("hand", self.deal_seed, [{"dealer": dealer,
+                                                             "seed": self.deal_seed}],
+                                   dealt=json.dumps(data, separators=(",", ":")))
             self.trace.checkpoint = {"after": len(self.trace.steps), "clause": clause}
             self._diverge(f"live.deal.{clause}", message, clause, fatal=True)
             reject()  # an expected bad deal: nothing to play
@@ -661,38 +674,6 @@ def _deal_json(deal: Deal) -> dict[str, Any]:
     return {"dealer": deal.dealer, "deck": deal.tokens()}
 
 
-def read_engine_deal(data: object, dealer: int, eleven: bool
-                     ) -> tuple[Deal | None, str, str]:
-    """The deal an engine reports (``dealt``, capability deal.engine), checked: a deal, or None
-    with the clause it breaks and why (DEAL.SHUFFLE, DEAL.HANDS, DEAL.UPCARD, DEAL.STOCK,
-    MATCH.NEXT-DEALER)."""
-    if not isinstance(data, Mapping):
-        return None, "DEAL.HANDS", f"dealt: expected an object, got {data!r}"
-    try:
-        hands = [parse_cards([str(t) for t in h]) for h in data["hands"]]
-        up = data.get("upcard")
-        upcard = None if up is None else parse_cards([str(up)])[0]
-        stock = parse_cards([str(t) for t in data["stock"]])
-        said = int(data["dealer"])
-    except (KeyError, TypeError, ValueError) as exc:
-        return None, "DEAL.HANDS", f"dealt: malformed deal: {exc}"
-    if said != dealer:
-        return None, "MATCH.NEXT-DEALER", f"player {said} dealt; the rules name player {dealer}"
-    cards = [c for h in hands for c in h] + ([] if upcard is None else [upcard]) + stock
-    if len(hands) != 2 or len(cards) != NUM_CARDS or len(set(cards)) != NUM_CARDS:
-        return None, "DEAL.SHUFFLE", (f"the deal holds {len(cards)} cards ({len(set(cards))} "
-                                      f"distinct), not the 52 of the pack")
-    sizes = [len(h) for h in hands]
-    want = [10, 10]
-    want[1 - dealer] += int(eleven)
-    if sizes != want:
-        return None, "DEAL.HANDS", f"hands of {sizes} cards, the rules deal {want}"
-    if (upcard is None) != eleven:
-        return None, "DEAL.UPCARD", "an upcard where none is turned" if eleven else "no upcard"
-    deal = Deal.from_hands(hands[1 - dealer], hands[dealer], upcard, stock, dealer=dealer)
-    return deal, "", ""
-
-
 def machine_for(run: LiveRun) -> type[Lockstep]:
     """A :class:`LiveMachine` subclass bound to ``run`` (one class per run); the table game's
     machine when ``run.players`` is set."""
@@ -756,6 +737,8 @@ def case_of(run: LiveRun, divergence: Divergence, trace: Trace) -> Case:
     clause = divergence.clause if divergence.clause in registry() else None
     source: dict[str, Any] = {"generator": "ginspec conform --live", "seed": trace.seed,
                               "divergence": divergence.ident, **trace.blame}
+    if trace.dealt is not None:
+        source["dealt"] = trace.dealt  # the deal the engine reported, as JSON text
     about = f"live divergence against {run.hello.name} {run.hello.version}: {divergence.message}"
     if trace.query is not None:
         assert trace.result is not None
@@ -770,6 +753,8 @@ def case_of(run: LiveRun, divergence: Divergence, trace: Trace) -> Case:
     point["after"] = min(int(point.get("after", len(steps))), len(steps))
     verbs = {_verb(str(s["action"])) for s in steps if s["expect"] == "accepted"}
     requires = [f"table-game.{run.players}" if table else trace.kind]
+    if trace.deals and "deck" not in trace.deals[0]:
+        requires.append("deal.engine")  # a deal the engine made and no deck holds
     if "legal_actions" in point:
         requires.append("legal-actions")
     if divergence.ident.endswith(".code"):

@@ -165,6 +165,9 @@ class Trace:
     query: dict[str, Any] | None = None
     """A difference in a game's accounting asked as a query (the table game's totals and prize
     split): the question; ``result`` is then the reference's answer."""
+    dealt: str | None = None
+    """A first deal an engine made (deal.engine) that failed the deal checks: what it reported
+    (JSON text; no deck of 52 cards can hold it)."""
 
 
 @dataclass
@@ -460,7 +463,8 @@ def _kind_of(ident: str) -> type[Divergence]:
 def _copy(trace: Trace) -> Trace:
     return Trace(trace.kind, trace.seed, list(trace.deals), [dict(s) for s in trace.steps],
                  dict(trace.checkpoint), None if trace.result is None else dict(trace.result),
-                 dict(trace.blame), None if trace.query is None else dict(trace.query))
+                 dict(trace.blame), None if trace.query is None else dict(trace.query),
+                 trace.dealt)
 
 
 GAME_QUERIES: Final[dict[str, str]] = {"table-game": "TABLE.GAME-END", "prize": "TABLE.PRIZE"}
