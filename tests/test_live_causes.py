@@ -4,12 +4,8 @@ the follow-ons of a cause it has already reported."""
 
 from __future__ import annotations
 
-import io
-from pathlib import Path
-from typing import Any
-
 from conformance_fakes.no_layoffs import NoLayoffs
-from ginspec.conformance.stateful import LiveRun, play_live, run_live
+from ginspec.conformance.stateful import LiveRun, cause_lines, play_live
 from ginspec.conformance.stateful_core import causal_order, cause_of
 from ginspec.spec.profiles import ruleset
 
@@ -34,32 +30,20 @@ def test_the_fields_of_a_result_are_judged_in_the_order_they_follow_from_each_ot
     assert causal_order(["match_totals", "winner"]) == ["winner", "match_totals"]
 
 
-def _no_layoffs(hands: int, seed: int) -> tuple[LiveRun, list[Any]]:
-    engine = NoLayoffs()
-    run = LiveRun(engine, engine.hello(), ruleset("pagat"), hands=hands)
-    return run, play_live(run, seed=seed, shrink_seconds=5)
-
-
 def test_an_engine_that_never_lays_off_yields_one_divergence() -> None:
     """The missing layoffs change the defender's deadwood in every hand where he could lay off,
     and with it the outcome, winner, points and boxes: one cause, so exactly one divergence,
-    blamed on the deadwood; the later hands it shows in are counted, not reported again."""
-    run, new = _no_layoffs(40, 3)
+    blamed on the deadwood; the later games it shows in are counted, not reported again, and
+    the run prints one summary line for the cause."""
+    engine = NoLayoffs()
+    run = LiveRun(engine, engine.hello(), ruleset("pagat"), hands=40)
+    new = play_live(run, seed=3, shrink_seconds=5)
     assert [d.cause[1] for d, _ in new] == ["result.deadwood"], [d.ident for d, _ in new]
     [(divergence, _)] = new
     assert divergence.ident.startswith("live.result.deadwood.")
     assert divergence.clause.startswith(("SHOWDOWN.", "LAYOFF."))
     assert run.stats.again[divergence.cause] >= 1, run.stats
+    [line] = cause_lines(run, [divergence])
+    assert line.startswith(f"cause {divergence.clause} (result.deadwood): reported as "
+                           f"{divergence.ident}; showed again in "), line
 
-
-def test_the_summary_prints_one_line_per_cause(tmp_path: Path) -> None:
-    engine = NoLayoffs()
-    out = io.StringIO()
-    code = run_live(engine, engine.hello(), ruleset("pagat"), seed=3, hands=40, out=tmp_path,
-                    stdout=out)
-    lines = out.getvalue().splitlines()
-    assert code == 1
-    causes = [line for line in lines if line.startswith("cause ")]
-    assert len(causes) == 1 and "(result.deadwood): reported as live.result.deadwood." \
-        in causes[0], lines
-    assert len([line for line in lines if line.startswith("divergence ")]) == 1, lines
