@@ -52,8 +52,9 @@ from ginspec.conformance.compare import (
     check_result,
     check_verdict,
 )
+from ginspec.conformance.engine_deal import engine_request, read_engine_deal
 from ginspec.conformance.mismatch import Mismatch, blame_key
-from ginspec.reference.game import MalformedAction, parse_action
+from ginspec.reference.game import MalformedAction, parse_action, rules_for_profile
 from ginspec.reference.game.rejections import CLAUSE_OF, Code
 from ginspec.spec.inputs import parse_json, read_text
 
@@ -198,7 +199,7 @@ def resolve(case: Case, hello: Hello, profiles: Iterable[str] | None = None
     case with ``rulesets`` is asked under (None for another query the adapter may answer), or
     why it is skipped. ``profiles`` (``--profile``) narrows the rulesets a case may be played
     or asked under."""
-    if case.deals and "deal.engine" in hello.capabilities:
+    if case.deals and "deal.engine" in hello.capabilities and not engine_dealt(case):
         return "deal.engine: the engine deals itself, the case has a fixed deal (PROTOCOL.md)"
     wanted = None if profiles is None else set(profiles)
 
@@ -218,6 +219,12 @@ def resolve(case: Case, hello: Hello, profiles: Iterable[str] | None = None
     if missing:
         return f"capability {', '.join(missing)} not declared"
     return rules
+
+
+def engine_dealt(case: Case) -> bool:
+    """A hand the live mode wrote from an engine's own deal (its deal has the ``seed`` the
+    engine dealt it from): an engine that declares ``deal.engine`` plays it, dealing again."""
+    return case.kind == "hand" and "seed" in case.deals[0]
 
 
 def select(
@@ -409,7 +416,11 @@ class Runner:
         # on every parameter it depends on); any other, the case's profile and overrides
         sent, overrides = (profile, case.overrides) if self.hello.rules is None else \
             (self.hello.rules.name, self.hello.rules.overrides)
-        if case.kind == "hand":
+        if case.kind == "hand" and "seed" in case.deals[0]:
+            dealt = self._engine_deal(case, sent, overrides)
+            if dealt is not None:
+                return dealt
+        elif case.kind == "hand":
             self.adapter.new_hand(sent, overrides, case.deals[0])
         elif case.kind == "table-hand":
             self.adapter.new_table_hand(sent, overrides, case.deals[0])
@@ -480,6 +491,34 @@ class Runner:
                 return CaseResult(case, "fail", blame, where="result", mismatch=bad,
                                actual=actual, suspects=case.decides, profile=profile, automatic=plan.automatic)
         return CaseResult(case, "pass", profile=profile, automatic=plan.automatic)
+
+    def _engine_deal(self, case: Case, profile: str,
+                     overrides: Mapping[str, Any]) -> CaseResult | None:
+        """Open a hand the live mode wrote from an engine's deal (a deal with a ``seed``). An
+        engine that deals itself is sent the dealer and the seed; the deal it reports must pass
+        the deal checks (a failure blames the clause it breaks) and be the case's deck (else it
+        deals otherwise from the same seed: an error, not a verdict). Any other engine is sent
+        the deck."""
+        deal = case.deals[0]
+        if "deal.engine" not in self.hello.capabilities:
+            self.adapter.new_hand(profile, overrides, {"dealer": deal["dealer"],
+                                                            "deck": deal["deck"]})
+            return None
+        self.adapter.new_hand(profile, overrides, engine_request(deal))
+        self._opened = True
+        eleven = rules_for_profile(profile, overrides).eleven_card_start
+        made, clause, message = read_engine_deal(self.adapter.dealt(), int(deal["dealer"]),
+                                                 eleven)
+        if made is None:
+            return CaseResult(case, "fail", clause, step=0, where="setup",
+                              mismatch=Mismatch("deal", "a deal the rules allow", message),
+                              profile=profile)
+        if "deck" in deal and made.tokens() != list(deal["deck"]):
+            return CaseResult(case, "error", where="adapter", profile=profile,
+                              message=f"deal.engine: from seed {deal['seed']} the engine dealt "
+                              "other cards than it did when the case was written (its deal is "
+                              "not a function of the seed)")
+        return None
 
     def _unsent(self, step: Mapping[str, Any]) -> Mismatch | None:
         """A refused step asked without sending it (``illegal.forfeit``): the observation shows

@@ -29,14 +29,16 @@ machine (:mod:`.stateful_table`) runs instead, sharing :class:`Lockstep` and eve
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 import math
 import random
+import re
 import time
 from collections.abc import Iterator, Mapping
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, ClassVar, TextIO
+from typing import Any, ClassVar, Final, TextIO
 
 from ginspec.conformance.adapters.base import Adapter, AdapterFault, Hello, Unsupported
 from ginspec.conformance.adapters.reference_game import (
@@ -48,6 +50,7 @@ from ginspec.conformance.adapters.reference_game import (
 )
 from ginspec.conformance.cases import Case
 from ginspec.conformance.compare import check_result, check_verdict
+from ginspec.conformance.engine_deal import read_engine_deal
 from ginspec.conformance.generate.games import DEAL_CLAUSES, known
 from ginspec.conformance.generate.playouts import (
     action_clause,
@@ -91,6 +94,8 @@ from ginspec.conformance.stateful_core import (
     _can,
     _sensible_pick,
     _verb,
+    causal_order,
+    cause_text,
 )
 from ginspec.conformance.stateful_table import TableMachine
 from ginspec.reference.game import Deal, HandState, format_action
@@ -116,7 +121,7 @@ from hypothesis.stateful import (
 
 __all__ = [
     "Divergence", "LiveMachine", "LiveRun", "LiveStats", "Lockstep", "TableMachine", "Trace",
-    "case_of", "live_settings", "machine_for", "play_live", "read_engine_deal", "run_live",
+    "case_id", "case_of", "cause_lines", "live_settings", "machine_for", "play_live", "read_engine_deal", "run_live",
     "write_case",
 ]
 """The live mode's public names (the shared ones are defined in :mod:`.stateful_core`)."""
@@ -147,6 +152,8 @@ class LiveMachine(Lockstep):
         self.to_the_wall = False
         self.games = 0
         """Games started in this example."""
+        self.deal_seed = 0
+        """The seed this game's deal was sent with (an engine that deals itself shuffles by it)."""
         self.style = 0
         """This hand never knocks by choice: the stock runs down to the wall (WALL.*)."""
 
@@ -213,11 +220,13 @@ class LiveMachine(Lockstep):
         seed, self.games = (seed + self.games * GAME_SEED) % 2**32, self.games + 1
         rules, profile, overrides = run.game_rules, run.rules.name, run.rules.overrides
         self.seen, self.ignored, self.shared, self.sent = set(), set(), None, []
+        self.causes_seen = set()
         self.hand_starts = [0]
         self.style, self._legal = style, None
         self.to_the_wall = style == WALL_STYLE
         self.ended = None
         self.trace = Trace("match" if matches else "hand", seed, [])
+        self.deal_seed = seed
         count = MATCH_DEALS if matches else 1
         self.deals = [replace(_seeded(seed, k), dealer=dealer) for k in range(count)]
         try:
@@ -237,6 +246,9 @@ class LiveMachine(Lockstep):
                 run.stats.declined += 1
             reject()
         self.trace.deals = [_deal_json(self.deals[0])]
+        if run.deal_engine and not matches:
+            # the engine's deck, and the seed it dealt it from: the case deals it again
+            self.trace.deals[0]["seed"] = seed
         if matches:
             self.match, self.hand = MatchState.new(rules, deal=self.deals[0]), None
         else:
@@ -249,6 +261,12 @@ class LiveMachine(Lockstep):
         data = self._call("dealt")
         deal, clause, message = read_engine_deal(data, dealer, self.run.game_rules.eleven_card_start)
         if deal is None:
+            if not self.trace.steps:
+                # the first deal: the case is a hand dealt by the engine from the same seed,
+                # which the runner checks again (it records the deal the engine reported)
+                self.trace = Trace("hand", self.deal_seed, [{"dealer": dealer,
+                                                             "seed": self.deal_seed}],
+                                   dealt=json.dumps(data, separators=(",", ":")))
             self.trace.checkpoint = {"after": len(self.trace.steps), "clause": clause}
             self._diverge(f"live.deal.{clause}", message, clause, fatal=True)
             reject()  # an expected bad deal: nothing to play
@@ -546,25 +564,28 @@ class LiveMachine(Lockstep):
             self.playing = False
 
     def _compare_result(self, expected: dict[str, Any], clause: str, what: str) -> None:
-        """Each field of the result; the first field that differs and is not expected is the
-        divergence (its message lists every field that differs)."""
+        """Each field of the result. The first field that differs, in the order the fields
+        follow from one another (RESULT_ORDER: deadwood before the outcome it decides, the
+        outcome before its points), is the divergence and its cause; the fields after it are
+        its follow-ons, named in its message and not divergences of their own."""
         actual = self._call("result")
         self.trace.result = expected
         outcome = str(expected.get("outcome"))
-        differ = [(name, bad) for name, want in expected.items()
-                  if (bad := check_result({name: want}, actual)) is not None]
-        if differ and what == "match" and self._localize():
+        found = {name: bad for name, want in expected.items()
+                 if (bad := check_result({name: want}, actual)) is not None}
+        if found and what == "match" and self._localize():
             return  # a hand of the match scored differently: that difference explains it
-        for name, _ in differ:
-            where = f"live.result.{name}.{outcome}" if what == "result" else f"live.match.{name}"
-            if self.run.expected(where):
-                self._diverge(where, "", clause, fatal=False)
-                continue
-            blame = self._result_clause(name, clause)
+        differ = causal_order(list(found))
+        if not differ:
+            return
+        name = differ[0]
+        where = f"live.result.{name}.{outcome}" if what == "result" else f"live.match.{name}"
+        blame = self._result_clause(name, clause)
+        if not self.run.reported(where, blame):
             self.trace.blame = {f"blame.{name}": blame}
             self.trace.result = {name: expected[name]}
-            self._diverge(where, f"{what}: " + "; ".join(str(b) for _, b in differ), blame,
-                          fatal=False)
+        self._diverge(where, f"{what}: " + "; ".join(str(found[n]) for n in differ), blame,
+                      fatal=False)
 
     def _localize(self) -> bool:
         """A match result differs: replay each of its hands as a single hand and compare the
@@ -588,15 +609,12 @@ class LiveMachine(Lockstep):
                     return False
             expected = result.to_json()
             actual = self._call("result")
-            differ = [name for name, want in expected.items()
-                      if check_result({name: want}, actual) is not None]
+            differ = causal_order([name for name, want in expected.items()
+                                   if check_result({name: want}, actual) is not None])
             if not differ:
                 continue
             name = differ[0]
             ident = f"live.result.{name}.{expected['outcome']}"
-            if run.expected(ident):
-                self._diverge(ident, "", "", fatal=False)
-                return True
             self.match, self.hand = None, None
             hand = HandState.new(self.deals[k], run.game_rules)
             for step in steps:
@@ -605,6 +623,10 @@ class LiveMachine(Lockstep):
             self.hand = hand
             blame = self._result_clause(name, SCORE_CLAUSES.get(str(expected["outcome"]),
                                                                  "ACTION.PHASE"))
+            if run.reported(ident, blame):
+                self.match, self.hand = match, None
+                self._diverge(ident, "", blame, fatal=False)
+                return True
             self.trace = Trace("hand", self.trace.seed, [deal], [dict(x) for x in steps],
                                {"after": len(steps)}, {name: expected[name]},
                                {f"blame.{name}": blame})
@@ -652,38 +674,6 @@ def _deal_json(deal: Deal) -> dict[str, Any]:
     return {"dealer": deal.dealer, "deck": deal.tokens()}
 
 
-def read_engine_deal(data: object, dealer: int, eleven: bool
-                     ) -> tuple[Deal | None, str, str]:
-    """The deal an engine reports (``dealt``, capability deal.engine), checked: a deal, or None
-    with the clause it breaks and why (DEAL.SHUFFLE, DEAL.HANDS, DEAL.UPCARD, DEAL.STOCK,
-    MATCH.NEXT-DEALER)."""
-    if not isinstance(data, Mapping):
-        return None, "DEAL.HANDS", f"dealt: expected an object, got {data!r}"
-    try:
-        hands = [parse_cards([str(t) for t in h]) for h in data["hands"]]
-        up = data.get("upcard")
-        upcard = None if up is None else parse_cards([str(up)])[0]
-        stock = parse_cards([str(t) for t in data["stock"]])
-        said = int(data["dealer"])
-    except (KeyError, TypeError, ValueError) as exc:
-        return None, "DEAL.HANDS", f"dealt: malformed deal: {exc}"
-    if said != dealer:
-        return None, "MATCH.NEXT-DEALER", f"player {said} dealt; the rules name player {dealer}"
-    cards = [c for h in hands for c in h] + ([] if upcard is None else [upcard]) + stock
-    if len(hands) != 2 or len(cards) != NUM_CARDS or len(set(cards)) != NUM_CARDS:
-        return None, "DEAL.SHUFFLE", (f"the deal holds {len(cards)} cards ({len(set(cards))} "
-                                      f"distinct), not the 52 of the pack")
-    sizes = [len(h) for h in hands]
-    want = [10, 10]
-    want[1 - dealer] += int(eleven)
-    if sizes != want:
-        return None, "DEAL.HANDS", f"hands of {sizes} cards, the rules deal {want}"
-    if (upcard is None) != eleven:
-        return None, "DEAL.UPCARD", "an upcard where none is turned" if eleven else "no upcard"
-    deal = Deal.from_hands(hands[1 - dealer], hands[dealer], upcard, stock, dealer=dealer)
-    return deal, "", ""
-
-
 def machine_for(run: LiveRun) -> type[Lockstep]:
     """A :class:`LiveMachine` subclass bound to ``run`` (one class per run); the table game's
     machine when ``run.players`` is set."""
@@ -722,19 +712,37 @@ def _shrink_budget(seconds: float) -> Iterator[None]:
 
 # --- the case a divergence becomes -------------------------------------------------------------
 
+ID_LENGTH: Final = 120
+"""The longest case ID the case format allows (case.schema.json, ``case_id``)."""
+
+
+def case_id(name: str) -> str:
+    """``name`` as a case ID the loader accepts (case.schema.json: lower-case letters, digits,
+    dots and hyphens, at most 120 characters): lower-cased, every other run of characters a
+    hyphen (``DEAL.SHUFFLE`` becomes ``deal.shuffle``, ``big_gin`` ``big-gin``); a longer name is
+    cut and ends in eight hex digits of its hash, so two long names stay apart."""
+    ident = re.sub(r"[^a-z0-9.-]+", "-", name.lower()).lstrip(".-") or "live"
+    if len(ident) > ID_LENGTH:
+        digest = hashlib.sha256(ident.encode()).hexdigest()[:8]
+        ident = f"{ident[:ID_LENGTH - 9].rstrip('.-')}.{digest}"
+    return ident
+
+
 def case_of(run: LiveRun, divergence: Divergence, trace: Trace) -> Case:
     """The shrunk game as an ordinary case file (origin ``generated``), blaming its clause: a
     hand, a match or a table hand, or (a table game's accounting) the query it was asked as."""
     table = run.players is not None
-    tail = divergence.ident.removeprefix("live.").replace("_", "-")
+    tail = divergence.ident.removeprefix("live.")
     name = f"live.{run.rules.name}.{f'p{run.players}.' if table else ''}{tail}.s{trace.seed}"
     clause = divergence.clause if divergence.clause in registry() else None
     source: dict[str, Any] = {"generator": "ginspec conform --live", "seed": trace.seed,
                               "divergence": divergence.ident, **trace.blame}
+    if trace.dealt is not None:
+        source["dealt"] = trace.dealt  # the deal the engine reported, as JSON text
     about = f"live divergence against {run.hello.name} {run.hello.version}: {divergence.message}"
     if trace.query is not None:
         assert trace.result is not None
-        return Case.make(id=name, kind="query", origin="generated", description=about,
+        return Case.make(id=case_id(name), kind="query", origin="generated", description=about,
                          clauses=known([divergence.clause]), decides=[clause] if clause else [],
                          profile=run.rules.name, overrides=run.rules.overrides,
                          requires=[f"query.{trace.query['what']}"], source=source,
@@ -745,6 +753,8 @@ def case_of(run: LiveRun, divergence: Divergence, trace: Trace) -> Case:
     point["after"] = min(int(point.get("after", len(steps))), len(steps))
     verbs = {_verb(str(s["action"])) for s in steps if s["expect"] == "accepted"}
     requires = [f"table-game.{run.players}" if table else trace.kind]
+    if trace.deals and "deck" not in trace.deals[0]:
+        requires.append("deal.engine")  # a deal the engine made and no deck holds
     if "legal_actions" in point:
         requires.append("legal-actions")
     if divergence.ident.endswith(".code"):
@@ -762,7 +772,7 @@ def case_of(run: LiveRun, divergence: Divergence, trace: Trace) -> Case:
     if divergence.ident.startswith(("live.result.", "live.match.")) and trace.result is not None:
         fields["result"] = trace.result
     return Case.make(
-        id=f"{name}.n{len(steps)}", kind=trace.kind, origin="generated", description=about,
+        id=case_id(f"{name}.n{len(steps)}"), kind=trace.kind, origin="generated", description=about,
         clauses=known([*(TABLE_BASE if table else DEAL_CLAUSES),
                        *(str(s.get("clause", "")) for s in steps),
                        divergence.clause]) or ["ACTION.PHASE"],
@@ -816,12 +826,27 @@ def play_live(run: LiveRun, *, seed: int, examples: int = ROUND_EXAMPLES,
         except Divergence as divergence:
             trace = run.failure[1] if run.failure is not None else Trace("hand", 0, [])
             new.append((divergence, trace))
-            run.found[divergence.ident] = divergence.message
+            run.record(divergence)
         if run.stats.hands == played and not new:
             break  # nothing was played (every deal declined): stop rather than spin
     run.failing = False
     run.stats.seconds_total += time.perf_counter() - start
     return new
+
+
+def cause_lines(run: LiveRun, new: list[Divergence]) -> list[str]:
+    """One summary line per cause of the new divergences (its clause and kind of field, the ID
+    it was reported as, the games after that in which it showed again, played past, and the
+    other IDs it showed under there)."""
+    lines = []
+    for divergence in new:
+        cause = divergence.cause
+        again = run.stats.again.get(cause, 0)
+        also = sorted(run.also.get(cause, set()) - {divergence.ident})
+        lines.append(f"cause {cause_text(cause)}: reported as {divergence.ident}"
+                     + (f"; showed again in {again} later game(s), played past" if again else "")
+                     + (f" (also as {', '.join(also)})" if also else ""))
+    return lines
 
 
 def run_live(adapter: Adapter, hello: Hello, rules: Ruleset, *, seed: int, hands: int,
@@ -860,6 +885,8 @@ def run_live(adapter: Adapter, hello: Hello, rules: Ruleset, *, seed: int, hands
         reason = run.expect_fail.get(ident, "")
         print(f"  expected divergence {ident}: {count} game(s)" + (f" # {reason}" if reason
                                                                      else ""), file=stdout)
+    for line in cause_lines(run, [d for d, _ in new]):
+        print(line, file=stdout)
     for divergence, trace in new:
         path = write_case(case_of(run, divergence, trace), out)
         print(f"divergence {divergence.ident} ({divergence.clause}): {divergence.message}",

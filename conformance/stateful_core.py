@@ -83,6 +83,44 @@ MATCH_CLAUSES: Final = {"winner": "MATCH.TARGET", "hands": "MATCH.TARGET",
 """The clause blamed for each field of a match result."""
 
 
+RESULT_ORDER: Final = ("knocker", "deadwood", "outcome", "winner", "points", "penalties",
+                       "boxes")
+"""A hand result's fields in the order they follow from one another: who knocked, then the
+deadwood after the showdown, which decides the outcome, its winner, the points and the boxes.
+The first field that differs in this order is the cause; the fields after it are follow-ons."""
+
+
+def causal_order(names: list[str]) -> list[str]:
+    """``names`` (fields of a result that differ) in :data:`RESULT_ORDER`; fields it does not
+    name (a match result's) keep their order after those it names."""
+    return sorted(names, key=lambda n: RESULT_ORDER.index(n) if n in RESULT_ORDER
+                  else len(RESULT_ORDER))
+
+
+def cause_of(ident: str, clause: str) -> tuple[str, str]:
+    """The cause of a divergence: the clause it blames and the kind of field that differs, which
+    is its ID without the phase, verb or outcome it was seen in (``live.result.deadwood.knock``
+    and ``live.result.deadwood.undercut`` both differ in ``result.deadwood``;
+    ``live.verdict.discard.knock.refused`` is a ``verdict.refused``; every difference in the
+    legal actions a ``legal-actions``; a deal that fails its checks a ``deal``)."""
+    parts = ident.removeprefix("live.").split(".")
+    head = parts[0]
+    if head in ("result", "observation", "match") and len(parts) > 1:
+        kind = f"{head}.{parts[1]}"
+    elif head == "verdict":
+        kind = f"verdict.{parts[-1]}"
+    elif head in ("legal-actions", "deal"):
+        kind = head
+    else:
+        kind = ".".join(parts)
+    return clause, kind
+
+
+def cause_text(cause: tuple[str, str]) -> str:
+    """A cause as the live mode prints it: ``SHOWDOWN.DEFENDER-SPREAD (result.deadwood)``."""
+    return f"{cause[0] or '(no clause)'} ({cause[1]})"
+
+
 class Divergence(AssertionError):
     """The adapter and the reference disagree; ``ident`` is stable across runs and seeds."""
 
@@ -91,6 +129,7 @@ class Divergence(AssertionError):
         self.ident = ident
         self.message = message
         self.clause = clause
+        self.cause = cause_of(ident, clause)
 
 
 @dataclass
@@ -104,6 +143,10 @@ class LiveStats:
     steps: int = 0
     declined: int = 0
     known: Counter[str] = field(default_factory=Counter)
+    """Games in which each divergence of the expect-fail list was seen."""
+    again: Counter[tuple[str, str]] = field(default_factory=Counter)
+    """Games in which a cause this run has already reported showed again (played past, not
+    reported again: its follow-ons and its other IDs are not new divergences)."""
     seconds_adapter: float = 0.0
     seconds_total: float = 0.0
 
@@ -122,6 +165,9 @@ class Trace:
     query: dict[str, Any] | None = None
     """A difference in a game's accounting asked as a query (the table game's totals and prize
     split): the question; ``result`` is then the reference's answer."""
+    dealt: str | None = None
+    """A first deal an engine made (deal.engine) that failed the deal checks: what it reported
+    (JSON text; no deck of 52 cards can hold it)."""
 
 
 @dataclass
@@ -137,6 +183,13 @@ class LiveRun:
     stats: LiveStats = field(default_factory=LiveStats)
     found: dict[str, str] = field(default_factory=dict)
     """New divergences found by earlier rounds of this run: played past like expected ones."""
+    causes: dict[tuple[str, str], str] = field(default_factory=dict)
+    """The cause of each new divergence (:func:`cause_of`) and the ID it was reported as: a
+    later difference of the same cause, under whatever ID, is played past and not reported."""
+    found_as: dict[str, tuple[str, str]] = field(default_factory=dict)
+    """The cause each found ID was reported with."""
+    also: dict[tuple[str, str], set[str]] = field(default_factory=dict)
+    """The other IDs each reported cause showed under."""
     failure: tuple[Divergence, Trace] | None = None
     failing: bool = False
     found_at: dict[str, tuple[int, float]] = field(default_factory=dict)
@@ -173,6 +226,17 @@ class LiveRun:
 
     def expected(self, ident: str) -> bool:
         return ident in self.expect_fail or ident in self.found
+
+    def reported(self, ident: str, clause: str) -> bool:
+        """Whether a difference is not new: its ID is expected or already found, or its cause
+        (:func:`cause_of`) has been reported under another ID."""
+        return self.expected(ident) or cause_of(ident, clause) in self.causes
+
+    def record(self, divergence: Divergence) -> None:
+        """A new divergence found (and shrunk): its ID and its cause are reported."""
+        self.found[divergence.ident] = divergence.message
+        self.found_as[divergence.ident] = divergence.cause
+        self.causes.setdefault(divergence.cause, divergence.ident)
 
     @property
     def counting(self) -> bool:
@@ -233,6 +297,8 @@ class Lockstep(RuleBasedStateMachine):
         self.playing = False
         self.trace = Trace("hand", 0, [])
         self.seen: set[str] = set()
+        self.causes_seen: set[tuple[str, str]] = set()
+        """The reported causes this game has shown again (each counted once a game)."""
         self.ignored: set[str] = set()
         """Observation fields that differed in this game (compared no more)."""
         self.shared: tuple[Any, frozenset[str]] | None = None
@@ -352,10 +418,22 @@ class Lockstep(RuleBasedStateMachine):
             self.run.stats.seconds_adapter += time.perf_counter() - start
 
     def _diverge(self, ident: str, message: str, clause: str, *, fatal: bool) -> None:
+        """Meet a difference: a new one (its cause not yet reported) is raised; one the
+        expect-fail list names, or whose cause this run has reported, is counted once a game
+        and played past (``fatal``: the game ends here)."""
         run = self.run
-        if run.expected(ident):
-            if ident not in self.seen and run.counting:
-                run.stats.known[ident] += 1
+        if run.reported(ident, clause):
+            # an ID found earlier counts under the cause it was reported with
+            cause = run.found_as.get(ident) or cause_of(ident, clause)
+            if run.counting:
+                if ident in run.expect_fail:
+                    if ident not in self.seen:
+                        run.stats.known[ident] += 1
+                elif cause not in self.causes_seen:
+                    run.stats.again[cause] += 1
+                    self.causes_seen.add(cause)
+                if ident not in run.expect_fail and ident != run.causes.get(cause):
+                    run.also.setdefault(cause, set()).add(ident)
             self.seen.add(ident)
             if fatal:
                 self.playing = False
@@ -385,7 +463,8 @@ def _kind_of(ident: str) -> type[Divergence]:
 def _copy(trace: Trace) -> Trace:
     return Trace(trace.kind, trace.seed, list(trace.deals), [dict(s) for s in trace.steps],
                  dict(trace.checkpoint), None if trace.result is None else dict(trace.result),
-                 dict(trace.blame), None if trace.query is None else dict(trace.query))
+                 dict(trace.blame), None if trace.query is None else dict(trace.query),
+                 trace.dealt)
 
 
 GAME_QUERIES: Final[dict[str, str]] = {"table-game": "TABLE.GAME-END", "prize": "TABLE.PRIZE"}

@@ -46,6 +46,7 @@ from ginspec.conformance.stateful_core import (
     _can,
     _sensible_pick,
     _verb,
+    causal_order,
 )
 from ginspec.reference.game import Rejection, parse_action
 from ginspec.reference.table import TableDeal, TableState
@@ -167,6 +168,7 @@ class TableMachine(Lockstep):
                 "deck": [card_str(c) for c in deal.deck]}
         self.trace = Trace("table-hand", self.game.seed if self.game else 0, [data])
         self.seen, self.ignored, self.shared, self._legal = set(), set(), None, None
+        self.causes_seen = set()
         self.compared, self.ended, self.reshuffled = -1, None, False
         try:
             self._call("new_table_hand", run.rules.name, run.rules.overrides, data)
@@ -298,12 +300,14 @@ class TableMachine(Lockstep):
         expected = state.result.to_json()
         outcome = str(expected["outcome"])
         actual = self._call("result")
-        differ = [name for name, want in expected.items()
-                  if not isinstance(actual, Mapping) or actual.get(name) != want]
-        for name in differ:
+        differ = causal_order([name for name, want in expected.items()
+                               if not isinstance(actual, Mapping) or actual.get(name) != want])
+        if differ:
+            # the first field in causal order is the cause; the others follow from it
+            name = differ[0]
             ident = f"live.result.{name}.{outcome}"
             blame = RESULT_BLAME.get(outcome, {}).get(f"blame.{name}", "TABLE.WALL")
-            if not self.run.expected(ident):
+            if not self.run.reported(ident, blame):
                 self.trace.result = {name: expected[name]}
                 self.trace.blame = {f"blame.{name}": blame}
             got = "no result" if not isinstance(actual, Mapping) else \

@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import io
 import json
-import random
 from pathlib import Path
 from typing import Any
 
 import pytest
+from conformance_fakes.own_deal import OwnDeal
 from ginspec.conformance.adapters.base import Hello, JSONObject, Verdict
 from ginspec.conformance.adapters.reference import AutomaticReference, ReferenceAdapter
 from ginspec.conformance.cases import load_cases
@@ -111,31 +111,6 @@ def test_engine_deals_are_checked() -> None:
     assert read_engine_deal(good, 0, eleven=False)[1] == "MATCH.NEXT-DEALER"
     assert read_engine_deal({**good, "upcard": None, "stock": tokens[20:]}, 1,
                             eleven=False)[1] == "DEAL.UPCARD"
-
-
-class OwnDeal(ReferenceAdapter):
-    """An engine that shuffles and deals for itself (deal.engine) from the seed the live machine
-    sends; ``short`` leaves the last two cards out of the pack, as an engine once did."""
-
-    short = False
-
-    def hello(self) -> Hello:
-        h = super().hello()
-        return Hello(h.name, h.version, profiles=h.profiles, capabilities=(
-            *(c for c in h.capabilities if c != "match"), "deal.engine"))
-
-    def new_hand(self, profile: str, overrides: Any, deal: Any) -> None:
-        order = list(range(52))
-        random.Random(deal["seed"]).shuffle(order)
-        self.deck, self.dealer = [card_str(c) for c in order], int(deal["dealer"])
-        super().new_hand(profile, overrides, {"dealer": self.dealer, "deck": self.deck})
-
-    def dealt(self) -> JSONObject:
-        d, deck = self.dealer, self.deck
-        hands: list[list[str]] = [[], []]
-        hands[1 - d], hands[d] = deck[0:20:2], deck[1:20:2]  # DEAL.DECK-ORDER
-        return {"dealer": d, "hands": hands, "upcard": deck[20],
-                "stock": deck[21:-2] if self.short else deck[21:]}
 
 
 def test_an_engine_dealing_itself_is_played_on_its_deals() -> None:

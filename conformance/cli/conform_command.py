@@ -487,14 +487,21 @@ def _explain_shrunk_case(args: argparse.Namespace, adapter: Adapter, hello: Hell
     """After a live divergence: the shrunk case file run once more against the adapter, and its
     failure explained like any other (cards, expected beside actual, clause, rerun command)."""
     from ginspec.conformance.cases import load_case
+    from ginspec.conformance.stateful import case_id
 
-    written = sorted(args.out.glob(f"live.{profile}.*.json"), key=lambda p: p.stat().st_mtime)
+    written = sorted(args.out.glob(f"{case_id(f'live.{profile}')}.*.json"),
+                     key=lambda p: p.stat().st_mtime)
     if not written:
         return
     case = load_case(written[-1])
     with contextlib.suppress(AdapterFault):
         adapter.restart()
     outcome = Runner(adapter, hello).run_case(case)
+    if outcome.status in ("skip", "declined"):
+        done = "skipped" if outcome.status == "skip" else "declined by the adapter"
+        print(f"the shrunk case {case.id} was {done} when rerun, so it was not judged again: "
+              f"{outcome.message}", file=sys.stdout)
+        return
     if outcome.status not in ("fail", "error"):
         print(f"the shrunk case {case.id} did not fail again when rerun ({outcome.status}): the "
               "engine is not deterministic for it", file=sys.stdout)

@@ -180,8 +180,8 @@ def _cards(o: CaseResult) -> tuple[tuple[str, tuple[str, ...]], ...]:
             if isinstance(melds, list) and all(_is_tokens(m) for m in melds):
                 out.extend((f"{name} {i + 1}", tuple(m)) for i, m in enumerate(melds))
         return tuple(out)
-    if not case.deals:
-        return ()
+    if not case.deals or "deck" not in case.deals[0]:
+        return ()  # no deal, or one an engine makes itself from a seed (deal.engine)
     hands, upcard = deal_hands(case.deals[0])
     dealer = case.deals[0]["dealer"]
     return (*((f"player {p}" + (" (dealer)" if p == dealer else ""), tuple(h))
