@@ -143,6 +143,12 @@ class RunSummary:
     def count(self, status: str) -> int:
         return sum(1 for o in self.outcomes if o.status == status)
 
+    @property
+    def warning(self) -> str:
+        """One line when the run did not play its selection (every report shows it): interrupted,
+        or refused at hello; else empty."""
+        return stop_warning(self.interrupted, self.not_run, self.refused)
+
     def counts(self) -> dict[str, int]:
         return {s: self.count(s) for s in STATUSES}
 
@@ -161,6 +167,16 @@ class RunSummary:
 
 SIGNAL_EXIT_CODES: Final[dict[str, int]] = {"SIGINT": 130, "SIGTERM": 143}
 """The exit code of a run ended by each signal (128 + the signal's number)."""
+
+
+def stop_warning(interrupted: str, not_run: int, refused: str) -> str:
+    """The line every report shows for a run cut short by a signal or refused at hello."""
+    if interrupted:
+        return (f"INTERRUPTED by {interrupted}: {not_run} selected case(s) not run; the counts "
+                "are of the cases that ran")
+    if refused:
+        return f"REFUSED at hello: {refused}"
+    return ""
 
 
 def signal_exit_code(name: str) -> int:

@@ -319,9 +319,43 @@ def _conform(args: argparse.Namespace) -> int:
     for i, spec in enumerate(adapters):
         expect = expects[i] if len(expects) == len(adapters) else expects[0] if expects else {}
         listed = lists[i] if len(lists) == len(adapters) else lists[0] if lists else None
-        runs.append(_run_one(args, spec, chosen, expect, listed, len(adapters) == 1))
+        try:
+            runs.append(_run_one(args, spec, chosen, expect, listed, len(adapters) == 1))
+        except _Refused as refused:  # refused at hello: the reports hold that one error
+            runs.append(Run(spec, RunSummary(refused.hello, refused=str(refused.error)),
+                            _rerun(args, spec, listed), expect, listed))
+            _write_reports(args, runs, chosen)
+            raise refused.error from None
         if runs[-1].summary.interrupted:  # no further engine after SIGINT/SIGTERM
             break
+    _write_reports(args, runs, chosen)
+    from ginspec.conformance.reports.terminal import print_side_by_side, print_summary
+
+    # a report on stdout keeps stdout machine-readable: the summary goes to stderr
+    out = sys.stderr if any(is_stdout(getattr(args, f) or "") for f in REPORT_FLAGS) else sys.stdout
+    for r in runs:
+        print_summary(r.summary, out, verbose=args.verbose, rerun=r.rerun, reasons=r.expect,
+                      not_run=r.not_run, max_fail=args.max_fail)
+    if len(runs) > 1:
+        print_side_by_side([(r.spec, r.summary) for r in runs], out, verbose=args.verbose)
+    stopped = next((r.summary for r in runs if r.summary.interrupted), None)
+    if stopped is not None:
+        return stopped.exit_code  # 130 or 143, as the footer says
+    return max(r.summary.exit_code for r in runs)
+
+
+class _Refused(Exception):
+    """An adapter refused at hello (its hello failed, or it declares nothing the selection needs):
+    the error to report, and the hello to head the reports with."""
+
+    def __init__(self, error: AdapterError, hello: Hello):
+        super().__init__(str(error))
+        self.error = error
+        self.hello = hello
+
+
+def _write_reports(args: argparse.Namespace, runs: list[Run], chosen: list[Case]) -> None:
+    """Every report asked for (--json, --junit, --html), of the runs so far."""
     selection_base = {"profiles": args.profile, "cases": args.cases, "shard": args.shard,
                       "selected": len(chosen)}
     if args.json is not None:
@@ -339,19 +373,6 @@ def _conform(args: argparse.Namespace) -> int:
 
         write_html(args.html, [(r.spec, r.summary) for r in runs], reruns=[r.rerun for r in runs],
                    reasons=[r.expect for r in runs])
-    from ginspec.conformance.reports.terminal import print_side_by_side, print_summary
-
-    # a report on stdout keeps stdout machine-readable: the summary goes to stderr
-    out = sys.stderr if any(is_stdout(getattr(args, f) or "") for f in REPORT_FLAGS) else sys.stdout
-    for r in runs:
-        print_summary(r.summary, out, verbose=args.verbose, rerun=r.rerun, reasons=r.expect,
-                      not_run=r.not_run, max_fail=args.max_fail)
-    if len(runs) > 1:
-        print_side_by_side([(r.spec, r.summary) for r in runs], out, verbose=args.verbose)
-    stopped = next((r.summary.interrupted for r in runs if r.summary.interrupted), "")
-    if stopped:
-        return 143 if stopped == "SIGTERM" else 130
-    return max(r.summary.exit_code for r in runs)
 
 
 @dataclass
@@ -381,12 +402,15 @@ def _rerun(args: argparse.Namespace, spec: str, listed: str | None) -> Rerun:
 def _run_one(args: argparse.Namespace, spec: str, chosen: list[Case], expect: dict[str, str],
              listed: str | None, stream: bool = False) -> Run:
     adapter = open_adapter(spec, timeout=args.timeout, startup=args.startup_timeout)
-    hello = _hello(adapter)
+    try:
+        hello = _hello(adapter)
+    except AdapterError as error:  # the adapter said no usable hello: nothing is known of it
+        raise _Refused(error, Hello(name=spec, version="")) from None
     if chosen and all(skip_reason(c, hello) for c in chosen):
         adapter.close()
-        raise AdapterError(f"--adapter {spec}: {printable(hello.name)} declares nothing that "
-                           f"could run any of the {len(chosen)} selected cases "
-                           f"({skip_reason(chosen[0], hello)}, ...)")
+        raise _Refused(AdapterError(f"--adapter {spec}: {printable(hello.name)} declares nothing "
+                                    f"that could run any of the {len(chosen)} selected cases "
+                                    f"({skip_reason(chosen[0], hello)}, ...)"), hello)
     streamed = None
     if stream and args.json is not None and not is_stdout(args.json):  # written as cases finish
         from ginspec.conformance.reports.jsonl import JsonlStream
@@ -415,8 +439,11 @@ def _run_one(args: argparse.Namespace, spec: str, chosen: list[Case], expect: di
         adapter.close()
         if streamed is not None:
             streamed.close()
+    left = len(todo) - len(summary.outcomes)
+    if summary.interrupted:
+        summary.not_run = left
     return Run(spec, summary, _rerun(args, spec, listed), expect, listed,
-               0 if summary.interrupted else len(todo) - len(summary.outcomes))
+               0 if summary.interrupted else left)
 
 
 def _run_mode(args: argparse.Namespace) -> int:

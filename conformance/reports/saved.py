@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from ginspec.conformance.reports.meta import clause_counts
-from ginspec.conformance.runner import STATUSES, signal_exit_code
+from ginspec.conformance.runner import STATUSES, signal_exit_code, stop_warning
 from ginspec.reference.cli.escape import json_line, markdown_text
 from ginspec.spec.errors import GinspecError, shown
 from ginspec.spec.inputs import parse_json, read_text
@@ -81,12 +81,7 @@ class SavedRun:
     @property
     def warning(self) -> str:
         """One line when the run did not play its selection: interrupted, or refused at hello."""
-        if self.interrupted:
-            return (f"INTERRUPTED by {self.interrupted}: {self.not_run} selected case(s) not run; "
-                    "the counts are of the cases that ran")
-        if self.refused:
-            return f"REFUSED at hello: {self.refused}"
-        return ""
+        return stop_warning(self.interrupted, self.not_run, self.refused)
 
     def per_clause(self) -> dict[str, dict[str, int]]:
         return clause_counts((str(line["status"]), line.get("clauses", []), line.get("culprit"))
