@@ -152,9 +152,10 @@ def register(sub: Any) -> None:
     p.add_argument(
         "--startup-timeout",
         type=seconds_arg,
-        default=STARTUP_TIMEOUT,
+        default=None,
         metavar="S",
-        help=f"how long a started cmd: adapter has to answer hello (default {STARTUP_TIMEOUT:g} s)",
+        help=f"how long a started cmd: adapter has to answer hello, also less than --timeout "
+        f"(default {STARTUP_TIMEOUT:g} s, or --timeout when that is longer)",
     )
     p.add_argument(
         "--max-restarts",
