@@ -164,8 +164,11 @@ def read_toml(path: Path | str, error: InputErrorType = GinspecError) -> dict[st
 
 
 def shown_path(path: Path | str, limit: int = 300) -> str:
-    """A path for an error message: cut in the middle beyond ``limit`` characters."""
+    """A path for an error message, on one line: quoted with escapes when it holds a control
+    character (a newline in a file name), cut in the middle beyond ``limit`` characters."""
     text = str(path)
+    if not text.isprintable():
+        text = repr(text)
     return text if len(text) <= limit else f"{text[: limit // 2]}...{text[-limit // 3:]}"
 
 
