@@ -511,9 +511,9 @@ def _reports(tmp_path: Path) -> tuple[list[str], dict[str, Path]]:
 def test_an_interrupted_run_says_so_in_every_report(fake: str, tmp_path: Path) -> None:
     name, exit_code = SIGNAL_EXITS[fake]
     flags, paths = _reports(tmp_path)
-    code, _, _ = cli("conform", "--adapter", f"python:signalling:{fake}", "--cases", "q.deadwood.*",
-                     *flags, "--no-progress")
-    assert code == exit_code
+    code, out, _ = cli("conform", "--adapter", f"python:signalling:{fake}", "--cases", "q.deadwood.*",
+                       *flags, "--no-progress")
+    assert code == exit_code and f"INTERRUPTED by {name}" in out
     lines = [json.loads(line) for line in paths["json"].read_text().splitlines()]
     header, cases, footer = lines[0], [x for x in lines if x["type"] == "case"], lines[-1]
     selected = header["selection"]["selected"]
