@@ -407,7 +407,8 @@ def battery(command: Command, f: Files) -> list[Bad]:
         ],
         ("faults",): [(["--cases", "NO-SUCH-CASE-*"], ("NO-SUCH-CASE-*",)),
                       (["--timeout", "nan"], ("--timeout", "'nan'")),
-                      (["--markdown", f.path("no-such-folder/t.md")], ("--markdown",))],
+                      (["--markdown", f.path("no-such-folder/t.md")], ("--markdown",)),
+                      (["--markdown", f.path(LONG)], ("--markdown", "too long"))],
         ("serve",): [(["--adapter", "no-such-adapter"], ("no-such-adapter",)),
                      (["--adapter", "cmd:cat"], ("--adapter",))],
         ("report", "summary"): [
