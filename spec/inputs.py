@@ -172,6 +172,39 @@ def shown_path(path: Path | str, limit: int = 300) -> str:
     return text if len(text) <= limit else f"{text[: limit // 2]}...{text[-limit // 3:]}"
 
 
+def _check_name(text: str, label: str, flag: str, error: InputErrorType) -> None:
+    if not text:
+        raise error(f"{flag or 'file'}: an empty file name")
+    if "\x00" in text:
+        raise error(f"{label!r}: not a file name (a NUL byte in it)")
+    longest = max((len(os.fsencode(part)) for part in Path(text).parts), default=0)
+    if longest > NAME_MAX:
+        raise error(f"{label}: a name of {longest} bytes is too long (at most {NAME_MAX})")
+    if len(os.fsencode(text)) > PATH_MAX:
+        raise error(f"{label}: a path of {len(os.fsencode(text))} bytes is too long (at most {PATH_MAX})")
+
+
+def check_folder(path: Path | str, error: InputErrorType = GinspecError, flag: str = "") -> Path:
+    """A folder a command will write into (made when missing), checked before any work starts:
+    usable names (as :func:`check_writable`), not a file, and the nearest folder that exists is
+    writable."""
+    text = str(path)
+    label = f"{flag} {shown_path(text)}" if flag else shown_path(text)
+    _check_name(text, label, flag, error)
+    target = Path(text)
+    try:
+        if target.exists() and not target.is_dir():
+            raise error(f"{label}: is a file, not a folder")
+        existing = target
+        while not existing.exists() and existing != existing.parent:
+            existing = existing.parent
+        if not existing.is_dir() or not os.access(existing, os.W_OK | os.X_OK):
+            raise error(f"{label}: cannot write into {shown_path(existing)}")
+    except OSError as exc:
+        raise error(f"{label}: cannot write: {exc.strerror or exc}") from None
+    return target
+
+
 def check_writable(path: Path | str, error: InputErrorType = GinspecError, flag: str = "") -> Path:
     """A file a command will write, checked before any work starts: a usable name (no NUL byte,
     no part longer than :data:`NAME_MAX` bytes, at most :data:`PATH_MAX` bytes in all), not a
@@ -179,16 +212,7 @@ def check_writable(path: Path | str, error: InputErrorType = GinspecError, flag:
     ``flag`` (when given) and the path."""
     text = str(path)
     label = f"{flag} {shown_path(text)}" if flag else shown_path(text)
-    if not text:
-        raise error(f"{flag or 'file'}: an empty file name")
-    if "\x00" in text:
-        raise error(f"{label!r}: not a file name (a NUL byte in it)")
-    encoded = os.fsencode(text)
-    longest = max((len(os.fsencode(part)) for part in Path(text).parts), default=0)
-    if longest > NAME_MAX:
-        raise error(f"{label}: a name of {longest} bytes is too long (at most {NAME_MAX})")
-    if len(encoded) > PATH_MAX:
-        raise error(f"{label}: a path of {len(encoded)} bytes is too long (at most {PATH_MAX})")
+    _check_name(text, label, flag, error)
     target = Path(text)
     folder = target.parent if str(target.parent) else Path(".")
     try:

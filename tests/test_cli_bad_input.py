@@ -354,6 +354,11 @@ def battery(command: Command, f: Files) -> list[Bad]:
             (["--out", f.path("derived")], ("--rules",)),
         ],
         ("conform",): [
+            (["--adapter", "reference", "--json", f.path(LONG)], ("--json", "too long")),
+            (["--adapter", "reference", "--live", "--profile", "pagat", "--out", f.path(LONG)],
+             ("--out", "too long")),
+            (["--adapter", "reference", "--live", "--profile", "pagat", "--out", f.path("run.jsonl")],
+             ("--out", "not a folder")),
             (["--adapter", "no-such-adapter"], ("no-such-adapter",)),
             (["--adapter", "python:no_such_module_x:Adapter"], ("no_such_module_x",)),
             (["--adapter", "python:json:JSONDecoder"], ("JSONDecoder",)),

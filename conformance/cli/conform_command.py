@@ -40,6 +40,7 @@ from ginspec.conformance.selection import (
 )
 from ginspec.reference.cli.args import positive_int, seed_arg
 from ginspec.reference.cli.escape import printable
+from ginspec.spec.inputs import check_folder
 
 REPORT_FLAGS: Final = ("json", "junit", "html")
 
@@ -462,6 +463,7 @@ def _run_mode(args: argparse.Namespace) -> int:
         for name, default in LIVE_DEFAULTS.items():  # not given: the live mode's defaults
             if getattr(args, name) is None:
                 setattr(args, name, default)
+        check_folder(args.out, CaseFormatError, "--out")  # before play: a shrunk case goes there
         if args.rules is not None and args.profile:
             raise CaseFormatError("--live: give --profile or --rules, not both")
         if args.rules is None and len(args.profile) != 1:
