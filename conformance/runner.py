@@ -136,21 +136,53 @@ class RunSummary:
     """Why the run stopped sending cases to the adapter (restart budget spent), or empty."""
     interrupted: str = ""
     """The signal that ended the run early (``SIGINT``, ``SIGTERM``), or empty."""
+    not_run: int = 0
+    """When interrupted: how many selected cases were never run."""
+    refused: str = ""
+    """Why the adapter was refused at hello (no case was sent; the run's one error), or empty."""
 
     def count(self, status: str) -> int:
         return sum(1 for o in self.outcomes if o.status == status)
+
+    @property
+    def warning(self) -> str:
+        """One line when the run did not play its selection (every report shows it): interrupted,
+        or refused at hello; else empty."""
+        return stop_warning(self.interrupted, self.not_run, self.refused)
 
     def counts(self) -> dict[str, int]:
         return {s: self.count(s) for s in STATUSES}
 
     @property
     def exit_code(self) -> int:
-        """0 all ran cases pass; 1 failures or unexpected passes; 2 adapter errors."""
-        if self.count("error"):
+        """0 all ran cases pass; 1 failures or unexpected passes; 2 adapter errors or an adapter
+        refused at hello; 130 or 143 interrupted by SIGINT or SIGTERM (as the process exits)."""
+        if self.interrupted:
+            return signal_exit_code(self.interrupted)
+        if self.refused or self.count("error"):
             return 2
         if self.count("fail") or self.count("xpass"):
             return 1
         return 0
+
+
+SIGNAL_EXIT_CODES: Final[dict[str, int]] = {"SIGINT": 130, "SIGTERM": 143}
+"""The exit code of a run ended by each signal (128 + the signal's number)."""
+
+
+def stop_warning(interrupted: str, not_run: int, refused: str) -> str:
+    """The line every report shows for a run cut short by a signal or refused at hello."""
+    if interrupted:
+        return (f"INTERRUPTED by {interrupted}: {not_run} selected case(s) not run; the counts "
+                "are of the cases that ran")
+    if refused:
+        return f"REFUSED at hello: {refused}"
+    return ""
+
+
+def signal_exit_code(name: str) -> int:
+    """The exit code of a run interrupted by signal ``name`` (an unknown name: as SIGINT)."""
+    return SIGNAL_EXIT_CODES.get(name, SIGNAL_EXIT_CODES["SIGINT"])
 
 
 def parse_shard(text: str) -> tuple[int, int]:

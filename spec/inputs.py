@@ -18,6 +18,7 @@ from __future__ import annotations
 import contextlib
 import json
 import math
+import os
 import sys
 import tomllib
 from collections.abc import Iterator, Mapping
@@ -32,6 +33,11 @@ MAX_DEPTH: Final = 64
 """The deepest nesting of arrays and objects (cases nest at most 6 deep)."""
 MAX_DIGITS: Final = 30
 """The most digits an integer may have (seeds are 64-bit: 20 digits)."""
+
+NAME_MAX: Final = 255
+"""The longest file or folder name, in bytes (most file systems; longer names fail to open)."""
+PATH_MAX: Final = 4096
+"""The longest path, in bytes."""
 
 InputErrorType = type[GinspecError]
 _INT_LIMIT: Final = 10**MAX_DIGITS
@@ -155,6 +161,73 @@ def read_json(path: Path | str, error: InputErrorType = GinspecError,
 def read_toml(path: Path | str, error: InputErrorType = GinspecError) -> dict[str, Any]:
     """:func:`read_text` then :func:`parse_toml`."""
     return parse_toml(read_text(path, error), str(path), error)
+
+
+def shown_path(path: Path | str, limit: int = 300) -> str:
+    """A path for an error message, on one line: quoted with escapes when it holds a control
+    character (a newline in a file name), cut in the middle beyond ``limit`` characters."""
+    text = str(path)
+    if not text.isprintable():
+        text = repr(text)
+    return text if len(text) <= limit else f"{text[: limit // 2]}...{text[-limit // 3:]}"
+
+
+def _check_name(text: str, label: str, flag: str, error: InputErrorType) -> None:
+    if not text:
+        raise error(f"{flag or 'file'}: an empty file name")
+    if "\x00" in text:
+        raise error(f"{label!r}: not a file name (a NUL byte in it)")
+    longest = max((len(os.fsencode(part)) for part in Path(text).parts), default=0)
+    if longest > NAME_MAX:
+        raise error(f"{label}: a name of {longest} bytes is too long (at most {NAME_MAX})")
+    if len(os.fsencode(text)) > PATH_MAX:
+        raise error(f"{label}: a path of {len(os.fsencode(text))} bytes is too long (at most {PATH_MAX})")
+
+
+def check_folder(path: Path | str, error: InputErrorType = GinspecError, flag: str = "") -> Path:
+    """A folder a command will write into (made when missing), checked before any work starts:
+    usable names (as :func:`check_writable`), not a file, and the nearest folder that exists is
+    writable."""
+    text = str(path)
+    label = f"{flag} {shown_path(text)}" if flag else shown_path(text)
+    _check_name(text, label, flag, error)
+    target = Path(text)
+    try:
+        if target.exists() and not target.is_dir():
+            raise error(f"{label}: is a file, not a folder")
+        existing = target
+        while not existing.exists() and existing != existing.parent:
+            existing = existing.parent
+        if not existing.is_dir() or not os.access(existing, os.W_OK | os.X_OK):
+            raise error(f"{label}: cannot write into {shown_path(existing)}")
+    except OSError as exc:
+        raise error(f"{label}: cannot write: {exc.strerror or exc}") from None
+    return target
+
+
+def check_writable(path: Path | str, error: InputErrorType = GinspecError, flag: str = "") -> Path:
+    """A file a command will write, checked before any work starts: a usable name (no NUL byte,
+    no part longer than :data:`NAME_MAX` bytes, at most :data:`PATH_MAX` bytes in all), not a
+    folder, in a folder that exists, and writable. Any failure is ``error``, one line naming
+    ``flag`` (when given) and the path."""
+    text = str(path)
+    label = f"{flag} {shown_path(text)}" if flag else shown_path(text)
+    _check_name(text, label, flag, error)
+    target = Path(text)
+    folder = target.parent if str(target.parent) else Path(".")
+    try:
+        if target.is_dir():
+            raise error(f"{label}: is a folder, not a file")
+        if not folder.is_dir():
+            raise error(f"{label}: folder {shown_path(folder)} does not exist")
+        if target.exists():
+            if not os.access(target, os.W_OK):
+                raise error(f"{label}: the file is not writable")
+        elif not os.access(folder, os.W_OK | os.X_OK):
+            raise error(f"{label}: cannot write into {shown_path(folder)}")
+    except OSError as exc:
+        raise error(f"{label}: cannot write: {exc.strerror or exc}") from None
+    return target
 
 
 def compile_schema(schema: Mapping[str, Any]) -> Any:

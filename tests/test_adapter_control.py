@@ -320,3 +320,80 @@ def test_a_fault_that_hits_no_selected_case_wants_a_clean_run(cases: list[Case],
                     limit=600, startup=30.0, baseline={c.id: baseline[c.id] for c in calm})
     assert row.finished and row.exit_code == 0 and row.lines == len(calm)
     assert row.statuses_right, row.note
+
+
+# --- issue 31: small faults -------------------------------------------------------------------
+
+_REPLYING = """
+import json, sys
+from ginspec.conformance.adapters.reference import ReferenceAdapter
+from ginspec.conformance.serve import handle
+adapter = ReferenceAdapter()
+for line in sys.stdin:
+    request = json.loads(line)
+    reply = handle(adapter, request)[0]
+    reply["seq"] = {seq}
+    print(json.dumps(reply), flush=True)
+"""
+
+
+@pytest.mark.parametrize(("seq", "accepted"), [("request['seq']", True),
+                                               ("float(request['seq'])", False)])
+def test_a_seq_must_be_an_integer(seq: str, accepted: bool) -> None:
+    """The protocol schema's ``seq`` is an integer: 1.0 is not the reply to request 1."""
+    adapter = CommandAdapter([PY, "-c", _REPLYING.format(seq=seq)], timeout=20.0)
+    try:
+        if accepted:
+            assert adapter.hello().name
+        else:
+            with pytest.raises(AdapterFault) as caught:
+                adapter.hello()
+            assert caught.value.kind == "protocol" and "seq 1.0" in str(caught.value)
+    finally:
+        adapter.close()
+
+
+_HELLO_ONCE = """
+import json, os, sys
+from ginspec.conformance.adapters.reference import ReferenceAdapter
+from ginspec.conformance.serve import handle
+marker = sys.argv[1]
+first = not os.path.exists(marker)
+open(marker, "a").close()
+for line in sys.stdin:
+    request = json.loads(line)
+    if request["cmd"] == "hello" and first:
+        print(json.dumps(handle(ReferenceAdapter(), request)[0]), flush=True)
+"""
+
+
+def test_a_restarted_adapter_that_never_says_hello_is_a_start_up_failure(tmp_path: Path) -> None:
+    """Started once, it answers hello and then nothing; restarted, it never answers hello. The
+    cases after the restart blame the start-up (hello), not the request that found it dead."""
+    script = tmp_path / "once.py"
+    script.write_text(_HELLO_ONCE)
+    report = tmp_path / "run.jsonl"
+    code = main(["conform", "--adapter", f"cmd:{PY} {script} {tmp_path / 'started'}",
+                 "--cases", "q.deadwood.*", "--timeout", "1", "--startup-timeout", "1",
+                 "--max-restarts", "1", "--json", str(report), "--no-progress"])
+    assert code == 2
+    lines = [json.loads(x) for x in report.read_text().splitlines()]
+    cases = [x for x in lines if x["type"] == "case"]
+    assert "no reply to query" in cases[0]["message"]  # the first: the running process hung
+    after = cases[1]["message"]
+    assert "start-up failed" in after and "never answered hello" in after, after
+    assert "start-up failed" in lines[-1]["gave_up"]
+
+
+def test_startup_timeout_may_be_below_the_timeout(tmp_path: Path) -> None:
+    from ginspec.conformance.adapters.subprocess_adapter import STARTUP_TIMEOUT
+
+    assert CommandAdapter(["x"], timeout=10.0, startup=1.0).startup == 1.0
+    assert CommandAdapter(["x"], timeout=2.0).startup == STARTUP_TIMEOUT
+    assert CommandAdapter(["x"], timeout=STARTUP_TIMEOUT * 2).startup == STARTUP_TIMEOUT * 2
+    silent = tmp_path / "silent.py"
+    silent.write_text("import sys\nfor line in sys.stdin:\n    pass\n")
+    start = time.monotonic()
+    code = main(["conform", "--adapter", f"cmd:{PY} {silent}", "--timeout", "60",
+                 "--startup-timeout", "1", "--cases", "q.deadwood.*", "--no-progress"])
+    assert code == 2 and time.monotonic() - start < 30

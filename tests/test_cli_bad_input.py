@@ -207,6 +207,10 @@ one bad option to it)."""
 Bad = tuple[list[str], tuple[str, ...]]
 
 
+LONG = "n" * 300 + ".out"
+"""A file name longer than any file system allows (255 bytes): refused before any work."""
+
+
 def battery(command: Command, f: Files) -> list[Bad]:
     """The command's own bad inputs: (argv after the command words, names the error must show)."""
     missing, folder, binary = f.path("missing.json"), f.path("folder"), f.path("binary.dat")
@@ -284,7 +288,8 @@ def battery(command: Command, f: Files) -> list[Bad]:
         ],
         ("ruling", "show"): [*unreadable, (["C999"], ("C999",))],
         ("ruling", "new"): [([f.path("trace.json")], ("trace.json", "exists")),
-                            ([f.path("no-folder/x/ruling.toml")], ("ruling.toml",))],
+                            ([f.path("no-folder/x/ruling.toml")], ("ruling.toml",)),
+                            ([f.path(LONG)], (LONG[:50], "too long"))],
         ("play",): [
             (["--profile", "pagat", "--seed", "1", "--players", "greedy"], ("--players", "greedy")),
             (["--profile", "pagat", "--seed", "1", "--players", "greedy,wizard"], ("wizard",)),
@@ -323,6 +328,8 @@ def battery(command: Command, f: Files) -> list[Bad]:
             (["--verify", f.path("cert-witness.json")], ("certificate",)),
             (["7H", "--verify", f.path("cert-empty.json")], ("--verify",)),
             (["--bench", "--hands", "0"], ("--hands", "0")), (["7H", "--bench"], ("--bench",)),
+            (["--verify-suite", f.path(LONG)], (LONG[:50], "not a readable folder")),
+            (["--verify-suite", folder], ("folder", "certificates.jsonl")),
         ],
         ("suite", "build"): [(["--out", f.path("binary.dat") + "/suite"], ("binary.dat",))],
         ("suite", "list"): [
@@ -347,6 +354,11 @@ def battery(command: Command, f: Files) -> list[Bad]:
             (["--out", f.path("derived")], ("--rules",)),
         ],
         ("conform",): [
+            (["--adapter", "reference", "--json", f.path(LONG)], ("--json", "too long")),
+            (["--adapter", "reference", "--live", "--profile", "pagat", "--out", f.path(LONG)],
+             ("--out", "too long")),
+            (["--adapter", "reference", "--live", "--profile", "pagat", "--out", f.path("run.jsonl")],
+             ("--out", "not a folder")),
             (["--adapter", "no-such-adapter"], ("no-such-adapter",)),
             (["--adapter", "python:no_such_module_x:Adapter"], ("no_such_module_x",)),
             (["--adapter", "python:json:JSONDecoder"], ("JSONDecoder",)),
@@ -400,7 +412,8 @@ def battery(command: Command, f: Files) -> list[Bad]:
         ],
         ("faults",): [(["--cases", "NO-SUCH-CASE-*"], ("NO-SUCH-CASE-*",)),
                       (["--timeout", "nan"], ("--timeout", "'nan'")),
-                      (["--markdown", f.path("no-such-folder/t.md")], ("--markdown",))],
+                      (["--markdown", f.path("no-such-folder/t.md")], ("--markdown",)),
+                      (["--markdown", f.path(LONG)], ("--markdown", "too long"))],
         ("serve",): [(["--adapter", "no-such-adapter"], ("no-such-adapter",)),
                      (["--adapter", "cmd:cat"], ("--adapter",))],
         ("report", "summary"): [
@@ -413,15 +426,19 @@ def battery(command: Command, f: Files) -> list[Bad]:
                              ([f.path("run.jsonl")], ("new",))],
         ("report", "merge"): [([f.path("run.jsonl")], ("--out",)),
                               ([f.path("run.jsonl"), "--out", f.path("no-folder/m.jsonl")], ("--out", "no-folder")),
-                              ([binary, "--out", f.path("m.jsonl")], ("binary.dat",))],
+                              ([binary, "--out", f.path("m.jsonl")], ("binary.dat",)),
+                              ([f.path("run.jsonl"), "--out", f.path(LONG)], ("--out", "too long"))],
         ("report", "markdown"): [([f.path("run.jsonl"), "--out", folder], ("--out", "folder")),
-                                 ([missing], ("missing.json",))],
+                                 ([missing], ("missing.json",)),
+                                 ([f.path("run.jsonl"), "--out", f.path(LONG)], ("--out", "too long"))],
         ("report", "badge"): [([missing], ("missing.json",)),
-                              ([f.path("run.jsonl"), "--out", f.path("no-folder/b.svg")], ("--out",))],
+                              ([f.path("run.jsonl"), "--out", f.path("no-folder/b.svg")], ("--out",)),
+                              ([f.path("run.jsonl"), "--out", f.path(LONG)], ("--out", "too long"))],
         ("report", "expect-fail"): [([f.path("run.jsonl"), "--update", folder], ("--update", "folder")),
                                     ([f.path("run.jsonl")], ("--update",)),
                                     ([f.path("run.jsonl"), "--update", f.path("list.json")],
-                                     ("--update", "list.json"))],
+                                     ("--update", "list.json")),
+                                    ([f.path("run.jsonl"), "--update", f.path(LONG)], ("--update", "too long"))],
     }
     return batteries[command]
 

@@ -1,7 +1,8 @@
 """Structure-aware fuzzing of every input ginspec reads.
 
-Each entry point gets valid documents (suite cases, played traces, saved certificates, casebook
-rulings, expect-fail lists, protocol replies), mutated by Hypothesis: a node replaced by a value
+Each entry point gets valid documents (suite cases, played traces, saved certificates, suite
+folders with their certificates file, saved runs for every ``report`` action, casebook rulings,
+expect-fail lists, protocol replies; file names for ``ruling new``), mutated by Hypothesis: a node replaced by a value
 of another type, a huge integer, deep nesting, NaN, markup or control characters; a key dropped;
 the text truncated or spliced with bytes. Whatever comes in, the command ends with exit 0, 1 or 2
 and, for 2, one line ``ginspec: error: ...`` — never a traceback — and the Python calls raise only
@@ -222,6 +223,103 @@ def test_fuzz_expect_fail(data: st.DataObject, tmp_path_factory: pytest.TempPath
     one = next(SUITE_DIR.glob(f"cases/*/{ids[0]}.json"))
     _cli(["conform", "--adapter", "reference", "--suite", str(one), "--expect-fail", path,
           "--no-progress"], "conform --expect-fail")
+
+
+@cache
+def verify_suite_documents() -> tuple[list[Any], list[Any]]:
+    """Two committed certified cases (a query, a hand) and the certificate lines they use."""
+    from ginspec.reference.proofs.suite_certificates import read_certificates, used_keys
+
+    certs = read_certificates(SUITE_DIR)
+    cases = [json.loads(min(SUITE_DIR.glob(f"cases/{kind}/{name}")).read_text())
+             for kind, name in (("query", "q.deadwood.*.json"), ("hand", "*.json"))]
+    lines = [{"key": key, "certificate": certs[key]} for case in cases for key in sorted(used_keys(case))]
+    return cases, lines
+
+
+@FUZZ
+@given(data=st.data())
+def test_fuzz_prove_verify_suite(data: st.DataObject, tmp_path_factory: pytest.TempPathFactory) -> None:
+    """``prove --verify-suite DIR``: a mutated certificate line or a mutated case file."""
+    cases, lines = verify_suite_documents()
+    folder = tmp_path_factory.mktemp("suite")
+    for kind in ("query", "hand"):
+        (folder / "cases" / kind).mkdir(parents=True)
+    for i, case in enumerate(cases):
+        (folder / "cases" / case["kind"] / f"c{i}.json").write_text(json.dumps(case))
+    certificates = "".join(json.dumps(line) + "\n" for line in lines).encode()
+    if data.draw(st.booleans()):
+        at = data.draw(st.integers(0, len(lines) - 1))
+        bad = data.draw(mutated([lines[at]]))
+        kept = [json.dumps(line).encode() for line in lines]
+        certificates = b"\n".join([*kept[:at], bad, *kept[at + 1:]]) + b"\n"
+    else:
+        which = data.draw(st.integers(0, len(cases) - 1))
+        (folder / "cases" / cases[which]["kind"] / f"c{which}.json").write_bytes(
+            data.draw(mutated([cases[which]])))
+    (folder / "certificates.jsonl").write_bytes(certificates)
+    _cli(["prove", "--verify-suite", str(folder)], "prove --verify-suite")
+
+
+@cache
+def saved_run_lines() -> list[Any]:
+    """The lines of a saved run of two committed cases (one of them turned into a failure)."""
+    out = Path(os.environ.get("TMPDIR", "/tmp")) / f"ginspec-fuzz-run-{os.getpid()}.jsonl"
+    ids = sorted(SUITE_DIR.glob("cases/query/q.deadwood.*.json"))[:2]
+    args = [w for p in ids for w in ("--suite", str(p))]
+    buffer = io.StringIO()
+    with redirect_stdout(buffer):
+        assert main(["conform", "--adapter", "reference", *args, "--json", str(out), "--no-progress"]) == 0
+    lines = [json.loads(line) for line in out.read_text().splitlines()]
+    out.unlink()
+    lines[2] = {**lines[2], "status": "fail", "culprit": "DEADWOOD.MINIMUM", "field": "deadwood",
+                "expected": 3, "actual": 4}
+    return lines
+
+
+REPORT_ACTIONS = (["summary"], ["summary", "--json"], ["diff", "{good}"], ["merge", "-o", "{out}"],
+                  ["markdown"], ["badge"], ["expect-fail", "--update", "{out}"])
+
+
+@FUZZ
+@given(data=st.data())
+def test_fuzz_report_saved_runs(data: st.DataObject, tmp_path_factory: pytest.TempPathFactory) -> None:
+    """Every ``ginspec report`` action on a saved run with one line mutated: exit 0, 1 or 2 and,
+    for a refused file, one error line (a run with adapter errors also exits 2, and
+    ``expect-fail`` says what it wrote on stderr)."""
+    lines = saved_run_lines()
+    at = data.draw(st.integers(0, len(lines) - 1))
+    kept = [json.dumps(line).encode() for line in lines]
+    body = b"\n".join([*kept[:at], data.draw(mutated([lines[at]])), *kept[at + 1:]]) + b"\n"
+    tmp = tmp_path_factory.mktemp("run")
+    run = _write(tmp, "run.jsonl", body)
+    good = _write(tmp, "good.jsonl", b"\n".join(kept) + b"\n")
+    action = data.draw(st.sampled_from(REPORT_ACTIONS))
+    words = [w.format(good=good, out=tmp / "out.txt") for w in action]
+    argv = ["report", words[0], *([words[1], run] if action[0] == "diff" else [run]), *words[1:][
+        1 if action[0] == "diff" else 0:]]
+    out, err = io.StringIO(), io.StringIO()
+    with redirect_stdout(out), redirect_stderr(err):
+        code = main(argv)
+    _log(f"report {action[0]}", code)
+    assert code in (0, 1, 2)
+    said = err.getvalue().strip().splitlines()
+    if "ginspec: error:" in err.getvalue():
+        assert len(said) == 1 and said[0].startswith("ginspec: error:"), err.getvalue()
+
+
+@FUZZ
+@given(name=st.one_of(st.text(min_size=1, max_size=400), st.sampled_from(
+    ["n" * 300 + ".toml", "a/" * 3000 + "r.toml", "\x00", "missing-folder/r.toml", ".", "/"])))
+def test_fuzz_ruling_new_file_names(name: str, tmp_path_factory: pytest.TempPathFactory) -> None:
+    """``ruling new FILE`` with any file name, in an empty folder: written, or one error line."""
+    folder = tmp_path_factory.mktemp("new")
+    here = os.getcwd()
+    os.chdir(folder)
+    try:
+        _cli(["ruling", "new", name], "ruling new")
+    finally:
+        os.chdir(here)
 
 
 TOML_VALUES = st.one_of(

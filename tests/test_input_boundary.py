@@ -4,7 +4,9 @@ each bad file is exit 2 with one line naming the file (and the field), never a t
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 from ginspec.conformance.cli import main
@@ -158,3 +160,159 @@ def test_serve_answers_a_deep_request_with_an_error() -> None:
     out = io.StringIO()
     serve(ReferenceAdapter(), io.StringIO("[" * 5000 + "]" * 5000 + "\n"), out)
     assert json.loads(out.getvalue())["error"]["message"] == "request: nested more than 64 deep"
+
+
+# --- issue 31: the newer readers go through the boundary too --------------------------------------
+
+
+def _suite_folder(tmp_path: Path, certificates: bytes, case: bytes | None = None) -> Path:
+    """A suite folder: one committed query case (or ``case``) and ``certificates`` as its file."""
+    folder = tmp_path / "suite"
+    (folder / "cases" / "query").mkdir(parents=True)
+    source = min(SUITE_DIR.glob("cases/query/q.deadwood.*.json"))
+    (folder / "cases" / "query" / source.name).write_bytes(source.read_bytes())
+    if case is not None:
+        (folder / "cases" / "query" / "zz.bad.json").write_bytes(case)
+    (folder / "certificates.jsonl").write_bytes(certificates)
+    return folder
+
+
+@pytest.mark.parametrize(("certificates", "fragment"), [
+    (b"x\n", "not JSON"),
+    (b"{}\n", "key"),
+    (b'{"key": "k", "certificate": 5}\n', "certificate"),
+    (b"\xff\xfe\n", "not UTF-8"),
+    (b"[" * 5000 + b"]" * 5000 + b"\n", "nested more than"),
+    (b'{"key": "k", "certificate": {"n": ' + b"9" * 5000 + b"}}\n", "digits"),
+])
+def test_verify_suite_bad_certificates(certificates: bytes, fragment: str, tmp_path: Path,
+                                       capsys: pytest.CaptureFixture[str]) -> None:
+    folder = _suite_folder(tmp_path, certificates)
+    err = _one_line_error(["prove", "--verify-suite", str(folder)], capsys)
+    assert str(folder / "certificates.jsonl") in err and fragment in err
+
+
+@pytest.mark.parametrize("case", [
+    b'"s"', b"[1]", b"\xff", b"[" * 5000 + b"]" * 5000, b'{"id": ' + b"9" * 5000 + b"}",
+    b'{"kind": "query", "query": 5}', b'{"kind": "hand", "profile": "pagat", "deals": 5}',
+])
+def test_verify_suite_bad_case_files(case: bytes, tmp_path: Path,
+                                     capsys: pytest.CaptureFixture[str]) -> None:
+    from ginspec.reference.proofs.suite_certificates import SuiteCertificateError, verify_suite
+
+    folder = _suite_folder(tmp_path, b"", case)
+    bad = str(folder / "cases" / "query" / "zz.bad.json")
+    assert bad in _one_line_error(["prove", "--verify-suite", str(folder)], capsys)
+    with pytest.raises(SuiteCertificateError, match=re.escape(bad)):
+        verify_suite(folder)
+
+
+def test_verify_suite_folder_name_too_long(capsys: pytest.CaptureFixture[str]) -> None:
+    assert "d" * 40 in _one_line_error(["prove", "--verify-suite", "d" * 300], capsys)
+
+
+@pytest.fixture(scope="module")
+def saved_run(tmp_path_factory: pytest.TempPathFactory) -> list[dict[str, Any]]:
+    """The lines of a real saved run of one committed case."""
+    path = tmp_path_factory.mktemp("run") / "run.jsonl"
+    one = str(min(SUITE_DIR.glob("cases/query/q.deadwood.*.json")))
+    assert main(["conform", "--adapter", "reference", "--suite", one, "--json", str(path),
+                 "--no-progress"]) == 0
+    return [json.loads(line) for line in path.read_text().splitlines()]
+
+
+def _broken_runs(lines: list[dict[str, Any]]) -> dict[str, tuple[str, str]]:
+    """Name -> (file text, what the error names) for each bad saved run of the issue."""
+    header, case, footer = lines[0], lines[1], lines[-1]
+
+    def text(*objects: Any) -> str:
+        return "".join(json.dumps(o) + "\n" for o in objects)
+
+    return {
+        "deep": (text(header) + "[" * 5000 + "]" * 5000 + "\n", ":2: nested more than"),
+        "digits": (json.dumps(header)[:-1] + ', "n": ' + "9" * 5000 + "}\n", ":1: integer of 5000 digits"),
+        "adapter": (text({**header, "adapter": 5}, case, footer), ":1: adapter"),
+        "clauses": (text(header, {**case, "clauses": -1}, footer), ":2: clauses"),
+        "seconds": (text(header, {**case, "seconds": "x"}, footer), ":2: seconds"),
+        "selection": (text({**header, "selection": []}, case, footer), ":1: selection"),
+        "culprit": (text(header, {**case, "culprit": [1]}, footer), ":2: culprit"),
+        "line": (text(header, 7), ":2: (top level)"),
+        "interrupted": (text(header, case, {**footer, "interrupted": 5}), ":3: interrupted"),
+    }
+
+
+REPORT_READERS = [
+    ["report", "summary", "{run}"], ["report", "summary", "--json", "{run}"],
+    ["report", "diff", "{run}", "{run}"], ["report", "merge", "{run}", "-o", "{out}"],
+    ["report", "markdown", "{run}"], ["report", "badge", "{run}"],
+    ["report", "expect-fail", "{run}", "--update", "{out}"],
+]
+
+
+@pytest.mark.parametrize("name", ["deep", "digits", "adapter", "clauses", "seconds", "selection",
+                                  "culprit", "line", "interrupted"])
+@pytest.mark.parametrize("argv", REPORT_READERS, ids=lambda a: " ".join(a[:2]))
+def test_report_commands_on_bad_saved_runs(name: str, argv: list[str], saved_run: list[dict[str, Any]],
+                                           tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from ginspec.conformance.reports.saved import SavedRunError, read_runs
+
+    body, names = _broken_runs(saved_run)[name]
+    run = tmp_path / "bad.jsonl"
+    run.write_text(body)
+    words = [w.format(run=run, out=tmp_path / "out.txt") for w in argv]
+    err = _one_line_error(words, capsys)
+    assert str(run) + names in err, err
+    with pytest.raises(SavedRunError):
+        read_runs(run)
+
+
+def test_expect_fail_update_reads_its_list_through_the_boundary(
+        saved_run: list[dict[str, Any]], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    run = tmp_path / "run.jsonl"
+    run.write_text("".join(json.dumps(line) + "\n" for line in saved_run))
+    for body, fragment in (("[" * 5000 + "]" * 5000, "nested more than"), ("[1]", "not an object"),
+                           ('{"a": ' + "9" * 5000 + "}", "digits")):
+        listed = tmp_path / "xfail.json"
+        listed.write_text(body)
+        err = _one_line_error(["report", "expect-fail", str(run), "--update", str(listed)], capsys)
+        assert str(listed) in err and fragment in err
+    listed.write_bytes(b"\xff\n")
+    listed = listed.rename(tmp_path / "xfail.txt")
+    assert "not UTF-8" in _one_line_error(["report", "expect-fail", str(run), "--update",
+                                           str(listed)], capsys)
+
+
+LONG_NAME = "n" * 300 + ".out"
+
+
+@pytest.mark.parametrize("argv", [
+    ["ruling", "new", LONG_NAME],
+    ["report", "merge", "{run}", "-o", LONG_NAME],
+    ["report", "markdown", "{run}", "-o", LONG_NAME],
+    ["report", "badge", "{run}", "-o", LONG_NAME],
+    ["report", "expect-fail", "{run}", "--update", LONG_NAME],
+    ["conform", "--adapter", "reference", "--json", LONG_NAME],
+    ["conform", "--adapter", "reference", "--junit", LONG_NAME],
+    ["conform", "--adapter", "reference", "--html", LONG_NAME],
+], ids=lambda a: " ".join(a[:3]))
+def test_a_file_name_too_long_to_write_is_refused_first(
+        argv: list[str], saved_run: list[dict[str, Any]], tmp_path: Path,
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    run = tmp_path / "run.jsonl"
+    run.write_text("".join(json.dumps(line) + "\n" for line in saved_run))
+    err = _one_line_error([w.format(run=run) for w in argv], capsys)
+    assert "n" * 100 in err and "too long" in err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["run.jsonl"]
+
+
+def test_check_writable_is_typed() -> None:
+    from ginspec.spec.inputs import NAME_MAX, check_writable
+
+    with pytest.raises(_Bad, match="too long"):
+        check_writable("x" * (NAME_MAX + 1), _Bad)
+    with pytest.raises(_Bad, match="NUL"):
+        check_writable("a\x00b", _Bad)
+    with pytest.raises(_Bad, match="does not exist"):
+        check_writable("/nonexistent-folder/f.txt", _Bad, "--out")
+    assert check_writable("x" * NAME_MAX, _Bad) == Path("x" * NAME_MAX)

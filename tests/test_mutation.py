@@ -143,6 +143,9 @@ def test_bench_mutants_refuses_bad_input_in_one_line(capsys: pytest.CaptureFixtu
     assert "unknown profile 'nosuch'" in capsys.readouterr().err
     assert main(["bench", "mutants", "--out", str(tmp_path / "no" / "m.json")]) == 2
     assert "is not a directory" in capsys.readouterr().err
+    assert main(["bench", "mutants", "--out", str(tmp_path / ("m" * 300 + ".json"))]) == 2
+    err = capsys.readouterr().err
+    assert "--out" in err and "too long" in err and err.count("\n") == 1  # before the run, one line
 
 
 def test_bench_mutants_tiny_sample_writes_its_results(tmp_path: Path,

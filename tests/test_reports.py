@@ -493,3 +493,82 @@ def test_a_live_divergence_is_explained_from_its_shrunk_case(tmp_path: Path) -> 
     assert f"rerun: {rerun}" in out
     again, _, _ = cli(*rerun.split()[1:], "--no-progress")
     assert again == 1
+
+
+# --- issue 31: an interrupted run says so in every report; a refused run still writes them -------
+
+SIGNAL_EXITS = {"Sigterm": ("SIGTERM", 143), "Sigint": ("SIGINT", 130)}
+"""The fake (tests/conformance_fakes/signalling.py) -> the signal it sends and the exit code a
+process ended by it has (128 + the signal's number)."""
+
+
+def _reports(tmp_path: Path) -> tuple[list[str], dict[str, Path]]:
+    paths = {f: tmp_path / f"run.{f}" for f in ("json", "junit", "html")}
+    return [w for f, p in paths.items() for w in (f"--{f}", str(p))], paths
+
+
+@pytest.mark.parametrize("fake", sorted(SIGNAL_EXITS))
+def test_an_interrupted_run_says_so_in_every_report(fake: str, tmp_path: Path) -> None:
+    name, exit_code = SIGNAL_EXITS[fake]
+    flags, paths = _reports(tmp_path)
+    code, out, _ = cli("conform", "--adapter", f"python:signalling:{fake}", "--cases", "q.deadwood.*",
+                       *flags, "--no-progress")
+    assert code == exit_code and f"INTERRUPTED by {name}" in out
+    lines = [json.loads(line) for line in paths["json"].read_text().splitlines()]
+    header, cases, footer = lines[0], [x for x in lines if x["type"] == "case"], lines[-1]
+    selected = header["selection"]["selected"]
+    assert footer["exit_code"] == exit_code and footer["interrupted"] == name
+    assert 0 < len(cases) < selected and footer["not_run"] == selected - len(cases)
+    root = ET.parse(paths["junit"]).getroot()
+    props = {p.get("name"): p.get("value") for p in root.iter("property")}
+    assert props["interrupted"] == name and props["not_run"] == str(selected - len(cases))
+    [stop] = [tc for tc in root.iter("testcase") if tc.find("error") is not None]
+    message = stop.find("error").get("message", "")  # type: ignore[union-attr]
+    assert name in message and f"{selected - len(cases)} selected case(s) not run" in message
+    assert sum(int(s.get("errors", "0")) for s in root.iter("testsuite")) == 1
+    html = paths["html"].read_text()
+    assert re.search(rf'<div class="banner" role="alert">[^<]*INTERRUPTED by {name}: '
+                     rf"{selected - len(cases)} selected case\(s\) not run", html)
+    code, out, _ = cli("report", "summary", str(paths["json"]))
+    assert code == 2 and f"INTERRUPTED by {name}" in out  # never a pass
+    code, out, _ = cli("report", "summary", "--json", str(paths["json"]))
+    assert json.loads(out)["interrupted"] == name and json.loads(out)["exit_code"] == exit_code
+    code, out, _ = cli("report", "markdown", str(paths["json"]))
+    assert code == 0 and f"INTERRUPTED by {name}" in out
+    assert f"| {exit_code} |" in out
+    badge = tmp_path / "b.svg"
+    assert cli("report", "badge", str(paths["json"]), "-o", str(badge))[0] == 0
+    assert "interrupted" in badge.read_text()
+    merged = tmp_path / "merged.jsonl"
+    assert cli("report", "merge", str(paths["json"]), "-o", str(merged))[0] == 2
+    assert json.loads(merged.read_text().splitlines()[-1])["interrupted"] == name
+
+
+PROTOCOL_99 = f"cmd:{sys.executable} -m ginspec.conformance.faults bad-protocol 5 5"
+
+
+@pytest.mark.parametrize(("adapter", "said"), [
+    ("python:empty:Nothing", "declares nothing that could run"),
+    (PROTOCOL_99, "protocol 99"),
+])
+def test_a_run_refused_at_hello_still_writes_every_report(adapter: str, said: str,
+                                                         tmp_path: Path) -> None:
+    flags, paths = _reports(tmp_path)
+    code, _, err = cli("conform", "--adapter", adapter, "--cases", "q.deadwood.*", *flags,
+                       "--no-progress")
+    assert code == 2
+    [line] = err.strip().splitlines()
+    assert line.startswith("ginspec: error:") and said in line
+    lines = [json.loads(x) for x in paths["json"].read_text().splitlines()]
+    assert [x["type"] for x in lines] == ["header", "footer"]
+    assert said in lines[-1]["refused"] and lines[-1]["exit_code"] == 2
+    root = ET.parse(paths["junit"]).getroot()
+    [case] = list(root.iter("testcase"))
+    error = case.find("error")
+    assert error is not None and said in error.get("message", "")
+    assert said in {p.get("name"): p.get("value") for p in root.iter("property")}["refused"]
+    assert re.search(r'<div class="banner" role="alert">[^<]*REFUSED at hello', paths["html"].read_text())
+    code, out, _ = cli("report", "summary", str(paths["json"]))
+    assert code == 2 and "REFUSED at hello" in out
+    code, out, _ = cli("report", "markdown", str(paths["json"]))
+    assert "REFUSED at hello" in out

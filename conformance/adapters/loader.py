@@ -69,9 +69,7 @@ def open_adapter(spec: str, *, timeout: float = 10.0, startup: float | None = No
             raise AdapterError(f"--adapter: {spec!r}: {exc}") from None
         if not argv:
             raise AdapterError("--adapter: cmd: needs a command, e.g. cmd:'./my-engine --serve'")
-        from ginspec.conformance.adapters.subprocess_adapter import STARTUP_TIMEOUT
-
-        return CommandAdapter(argv, timeout=timeout, startup=startup or STARTUP_TIMEOUT)
+        return CommandAdapter(argv, timeout=timeout, startup=startup)
     raise AdapterError(
         f"--adapter: unknown adapter {spec!r}: expected reference, openspiel, rlcard, python:MODULE:CLASS "
         "or cmd:COMMAND"

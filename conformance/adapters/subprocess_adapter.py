@@ -201,11 +201,17 @@ class CommandAdapter(Adapter):
     """Runs ``argv`` and talks to it over stdin/stdout, one JSON object a line."""
 
     def __init__(self, argv: Sequence[str], *, timeout: float = 10.0,
-                 startup: float = STARTUP_TIMEOUT):
+                 startup: float | None = None):
         self.argv = list(argv)
         self.timeout = check_timeout(timeout)
-        self.startup = max(self.timeout, check_timeout(startup))
-        """How long a freshly started process has to answer ``hello`` (engines start slowly)."""
+        self.startup = max(STARTUP_TIMEOUT, self.timeout) if startup is None else check_timeout(startup)
+        """How long a freshly started process has to answer ``hello`` (engines start slowly):
+        ``startup`` when given (also below ``timeout``), else the longer of
+        :data:`STARTUP_TIMEOUT` and ``timeout``."""
+        self._unanswered_hello: int | None = None
+        """The seq of a restart's ``hello`` that got no reply in time (the process is kept, as
+        the reply may be slow): until a reply comes, a timeout is the start-up's, not the
+        request's."""
         self._proc: subprocess.Popen[bytes] | None = None
         self._lines: queue.Queue[object] = queue.Queue(QUEUED_LINES)
         self._pushed_back: object = None
@@ -325,7 +331,13 @@ class CommandAdapter(Adapter):
         self._kill()
         self.restarts += 1
         self._spawn()
-        self._handshake()
+        self._unanswered_hello = None
+        try:
+            self._handshake()
+        except AdapterFault as fault:
+            if fault.kind == "timeout":
+                self._unanswered_hello = self._case_seq
+            raise
 
     # --- requests --------------------------------------------------------------------------
 
@@ -420,20 +432,29 @@ class CommandAdapter(Adapter):
                 line = self._next_line(max(1e-6, deadline - time.monotonic()))
             except queue.Empty:
                 late = f" (discarded: {self.discarded[-1]})" if self.discarded else ""
+                if self._unanswered_hello is not None and cmd != "hello":
+                    raise self._fault(
+                        f"start-up failed: the restarted adapter never answered hello (seq "
+                        f"{self._unanswered_hello}, --startup-timeout {self.startup:g} s), so "
+                        f"{cmd} got no reply within {wait:g} s either{late}", "timeout") from None
                 raise self._fault(f"no reply to {cmd} within {wait:g} s{late}",
                                   "timeout") from None
             reply = self._parse(line, cmd)
             got = reply.get("seq")
-            if got == seq and not isinstance(got, bool):
+            if isinstance(got, int) and not isinstance(got, bool) and got == seq:  # 5.0 is no seq
+                self._unanswered_hello = None
                 break
             if isinstance(got, int) and not isinstance(got, bool) and 0 < got < self._case_seq:
                 assert isinstance(line, bytes)
+                if got == self._unanswered_hello:  # late, but the process did start
+                    self._unanswered_hello = None
                 self._discard(line, f"late reply to seq {got} while waiting for {seq}")
                 continue
             if isinstance(got, int) and not isinstance(got, bool) and 0 < got < seq:
                 raise self._fault(f"a second reply to seq {got} (duplicate) while waiting for "
                                   f"{seq}", "protocol")
-            raise self._fault(f"reply to {cmd} has seq {got!r}, expected {seq}", "protocol")
+            raise self._fault(f"reply to {cmd} has seq {got!r}, expected {seq} (an integer)",
+                              "protocol")
         if "error" in reply:
             err = reply["error"]
             message = err.get("message", err) if isinstance(err, dict) else err

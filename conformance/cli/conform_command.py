@@ -40,6 +40,7 @@ from ginspec.conformance.selection import (
 )
 from ginspec.reference.cli.args import positive_int, seed_arg
 from ginspec.reference.cli.escape import printable
+from ginspec.spec.inputs import check_folder
 
 REPORT_FLAGS: Final = ("json", "junit", "html")
 
@@ -159,9 +160,10 @@ def register(sub: Any) -> None:
     p.add_argument(
         "--startup-timeout",
         type=seconds_arg,
-        default=STARTUP_TIMEOUT,
+        default=None,
         metavar="S",
-        help=f"how long a started cmd: adapter has to answer hello (default {STARTUP_TIMEOUT:g} s)",
+        help=f"how long a started cmd: adapter has to answer hello, also less than --timeout "
+        f"(default {STARTUP_TIMEOUT:g} s, or --timeout when that is longer)",
     )
     p.add_argument(
         "--max-restarts",
@@ -329,9 +331,43 @@ def _conform(args: argparse.Namespace) -> int:
     for i, spec in enumerate(adapters):
         expect = expects[i] if len(expects) == len(adapters) else expects[0] if expects else {}
         listed = lists[i] if len(lists) == len(adapters) else lists[0] if lists else None
-        runs.append(_run_one(args, spec, chosen, expect, listed, len(adapters) == 1))
+        try:
+            runs.append(_run_one(args, spec, chosen, expect, listed, len(adapters) == 1))
+        except _Refused as refused:  # refused at hello: the reports hold that one error
+            runs.append(Run(spec, RunSummary(refused.hello, refused=str(refused.error)),
+                            _rerun(args, spec, listed), expect, listed))
+            _write_reports(args, runs, chosen)
+            raise refused.error from None
         if runs[-1].summary.interrupted:  # no further engine after SIGINT/SIGTERM
             break
+    _write_reports(args, runs, chosen)
+    from ginspec.conformance.reports.terminal import print_side_by_side, print_summary
+
+    # a report on stdout keeps stdout machine-readable: the summary goes to stderr
+    out = sys.stderr if any(is_stdout(getattr(args, f) or "") for f in REPORT_FLAGS) else sys.stdout
+    for r in runs:
+        print_summary(r.summary, out, verbose=args.verbose, rerun=r.rerun, reasons=r.expect,
+                      not_run=r.not_run, max_fail=args.max_fail)
+    if len(runs) > 1:
+        print_side_by_side([(r.spec, r.summary) for r in runs], out, verbose=args.verbose)
+    stopped = next((r.summary for r in runs if r.summary.interrupted), None)
+    if stopped is not None:
+        return stopped.exit_code  # 130 or 143, as the footer says
+    return max(r.summary.exit_code for r in runs)
+
+
+class _Refused(Exception):
+    """An adapter refused at hello (its hello failed, or it declares nothing the selection needs):
+    the error to report, and the hello to head the reports with."""
+
+    def __init__(self, error: AdapterError, hello: Hello):
+        super().__init__(str(error))
+        self.error = error
+        self.hello = hello
+
+
+def _write_reports(args: argparse.Namespace, runs: list[Run], chosen: list[Case]) -> None:
+    """Every report asked for (--json, --junit, --html), of the runs so far."""
     selection_base = {"profiles": args.profile, "cases": args.cases, "shard": args.shard,
                       "selected": len(chosen)}
     if args.json is not None:
@@ -349,19 +385,6 @@ def _conform(args: argparse.Namespace) -> int:
 
         write_html(args.html, [(r.spec, r.summary) for r in runs], reruns=[r.rerun for r in runs],
                    reasons=[r.expect for r in runs])
-    from ginspec.conformance.reports.terminal import print_side_by_side, print_summary
-
-    # a report on stdout keeps stdout machine-readable: the summary goes to stderr
-    out = sys.stderr if any(is_stdout(getattr(args, f) or "") for f in REPORT_FLAGS) else sys.stdout
-    for r in runs:
-        print_summary(r.summary, out, verbose=args.verbose, rerun=r.rerun, reasons=r.expect,
-                      not_run=r.not_run, max_fail=args.max_fail)
-    if len(runs) > 1:
-        print_side_by_side([(r.spec, r.summary) for r in runs], out, verbose=args.verbose)
-    stopped = next((r.summary.interrupted for r in runs if r.summary.interrupted), "")
-    if stopped:
-        return 143 if stopped == "SIGTERM" else 130
-    return max(r.summary.exit_code for r in runs)
 
 
 @dataclass
@@ -406,14 +429,17 @@ def _with_derived(args: argparse.Namespace, chosen: list[Case], hello: Hello) ->
 def _run_one(args: argparse.Namespace, spec: str, chosen: list[Case], expect: dict[str, str],
              listed: str | None, stream: bool = False) -> Run:
     adapter = open_adapter(spec, timeout=args.timeout, startup=args.startup_timeout)
-    hello = _hello(adapter)
+    try:
+        hello = _hello(adapter)
+    except AdapterError as error:  # the adapter said no usable hello: nothing is known of it
+        raise _Refused(error, Hello(name=spec, version="")) from None
     if hello.rules is not None:  # the scenarios no committed case plays, derived for its rules
         chosen = _with_derived(args, chosen, hello)
     if chosen and all(skip_reason(c, hello) for c in chosen):
         adapter.close()
-        raise AdapterError(f"--adapter {spec}: {printable(hello.name)} declares nothing that "
-                           f"could run any of the {len(chosen)} selected cases "
-                           f"({skip_reason(chosen[0], hello)}, ...)")
+        raise _Refused(AdapterError(f"--adapter {spec}: {printable(hello.name)} declares nothing "
+                                    f"that could run any of the {len(chosen)} selected cases "
+                                    f"({skip_reason(chosen[0], hello)}, ...)"), hello)
     streamed = None
     if stream and args.json is not None and not is_stdout(args.json):  # written as cases finish
         from ginspec.conformance.reports.jsonl import JsonlStream
@@ -442,8 +468,11 @@ def _run_one(args: argparse.Namespace, spec: str, chosen: list[Case], expect: di
         adapter.close()
         if streamed is not None:
             streamed.close()
+    left = len(todo) - len(summary.outcomes)
+    if summary.interrupted:
+        summary.not_run = left
     return Run(spec, summary, _rerun(args, spec, listed), expect, listed,
-               0 if summary.interrupted else len(todo) - len(summary.outcomes))
+               0 if summary.interrupted else left)
 
 
 def _run_mode(args: argparse.Namespace) -> int:
@@ -461,6 +490,7 @@ def _run_mode(args: argparse.Namespace) -> int:
         for name, default in LIVE_DEFAULTS.items():  # not given: the live mode's defaults
             if getattr(args, name) is None:
                 setattr(args, name, default)
+        check_folder(args.out, CaseFormatError, "--out")  # before play: a shrunk case goes there
         if args.rules is not None and args.profile:
             raise CaseFormatError("--live: give --profile or --rules, not both")
         if args.rules is None and len(args.profile) != 1:

@@ -14,6 +14,7 @@ from ginspec.conformance.cases.model import CaseFormatError
 from ginspec.conformance.cli.conform_command import count_arg, seconds_arg
 from ginspec.conformance.faults import FAULT_NAMES, FAULTS, Row, run_harness, table
 from ginspec.conformance.generate.suite import SUITE_DIR
+from ginspec.spec.inputs import check_writable
 
 
 def register(sub: Any) -> None:
@@ -41,6 +42,8 @@ def register(sub: Any) -> None:
 def run_faults(args: argparse.Namespace) -> int:
     if args.markdown is not None and not args.markdown.parent.is_dir():
         raise CaseFormatError(f"--markdown: {args.markdown.parent}: no such folder")
+    if args.markdown is not None:  # checked before the runs, not after them: name length too
+        check_writable(args.markdown, CaseFormatError, "--markdown")
     cases = load_cases([SUITE_DIR])
     if args.cases:
         cases = [c for c in cases if fnmatch.fnmatchcase(c.id, args.cases)]

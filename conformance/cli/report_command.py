@@ -29,6 +29,7 @@ from ginspec.conformance.reports.saved import (
 from ginspec.conformance.runner import STATUSES
 from ginspec.reference.cli.args import help_then_error
 from ginspec.reference.cli.console import make_console, styled, table
+from ginspec.spec.inputs import read_text, shown_path
 
 
 def register(sub: Any) -> None:
@@ -80,13 +81,18 @@ def run_summary(args: argparse.Namespace) -> int:
     runs = read_all(args.runs)
     if args.json:
         for run in runs:
+            stops = {**({"interrupted": run.interrupted, "not_run": run.not_run} if run.interrupted
+                        else {}), **({"refused": run.refused} if run.refused else {})}
             print(json.dumps({"source": run.source, "engine": run.engine, "adapter": run.spec,
-                              "counts": run.counts(), "exit_code": run.exit_code,
+                              "counts": run.counts(), "exit_code": run.exit_code, **stops,
                               "failing": [i for i, c in run.cases.items() if c["status"] in BAD]}))
-        return max(r.exit_code for r in runs)
+        return max(r.verdict for r in runs)
     console = make_console()
     console.print(table(("engine", "adapter", *STATUSES, "exit"), map(_counts_row, runs),
                         right=(*STATUSES, "exit")))
+    for run in runs:
+        if run.warning:
+            console.print(styled(f"{run.engine}: {run.warning}", "error"))
     for run in runs:
         bad = [c for c in run.cases.values() if c["status"] in BAD]
         if bad:
@@ -94,7 +100,7 @@ def run_summary(args: argparse.Namespace) -> int:
                                 ((c["id"], styled(c["status"], c["status"]), c.get("culprit", "-"),
                                   detail(c)) for c in bad),
                                 title=f"{run.engine}: {len(bad)} failing"))
-    return max(r.exit_code for r in runs)
+    return max(r.verdict for r in runs)
 
 
 def _pairs(old: list[SavedRun], new: list[SavedRun]) -> list[tuple[SavedRun, SavedRun]]:
@@ -153,7 +159,7 @@ def run_merge(args: argparse.Namespace) -> int:
             c = run.counts()
             print(f"{run.engine}: {len(run.cases)} cases from {len(run.header['selection']['merged'])} "
                   f"file(s) -> {args.out}: " + ", ".join(f"{n} {k}" for k, n in c.items() if n))
-    return max(r.exit_code for r in merged)
+    return max(r.verdict for r in merged)
 
 
 def run_markdown(args: argparse.Namespace) -> int:
@@ -174,16 +180,9 @@ def run_badge(args: argparse.Namespace) -> int:
 def run_expect_fail(args: argparse.Namespace) -> int:
     check_outputs([("--update", args.update)])
     runs = read_all(args.runs)
-    old = None
-    if args.update.exists():
-        try:
-            old = args.update.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            raise SavedRunError(f"--update {args.update}: cannot read: {exc}") from None
-    try:
-        text, stats = updated_expect_fail(runs, old, as_json=args.update.suffix == ".json")
-    except (SavedRunError, ValueError) as exc:
-        raise SavedRunError(f"--update {args.update}: {exc}") from None
+    source = f"--update {shown_path(args.update)}"
+    old = read_text(args.update, SavedRunError) if args.update.exists() else None
+    text, stats = updated_expect_fail(runs, old, as_json=args.update.suffix == ".json", source=source)
     emit(args.update, text)
     print(f"{args.update}: {stats['kept']} kept, {stats['added']} added, "
           f"{stats['dropped']} dropped (passed)", file=sys.stderr)

@@ -29,6 +29,7 @@ from ginspec.conformance.mutation.run import (
     sample,
 )
 from ginspec.conformance.mutation.targets import mutants
+from ginspec.spec.inputs import check_writable
 
 DEFAULT_PROFILES = ("openspiel", "pagat", "serbian-online", ALL)
 
@@ -180,6 +181,8 @@ def run(args: argparse.Namespace) -> int:
         raise MutationError(f"--timeout: must be more than 0, got {args.timeout}")
     if args.out is not None and not args.out.parent.is_dir():
         raise MutationError(f"--out: {args.out.parent} is not a directory")
+    if args.out is not None:  # checked before the run, not after it: name length too
+        check_writable(args.out, MutationError, "--out")
 
     specs = chosen(mutants(), args.only) if args.only else sample(mutants(), args.sample,
                                                                    args.seed)

@@ -37,6 +37,8 @@ font-size:16px;font-weight:bold;background:#fff;white-space:nowrap;vertical-alig
 border-radius:6px;background:#eef3fb}
 .failure{border:2px solid #e4a0a0;border-radius:8px;padding:.5em 1em;margin:1em 0}
 .failure h3{margin:.3em 0}.diverge{background:#fde2e2;font-weight:bold}
+.banner{border:2px solid #c60;background:#fde9d0;font-weight:bold;padding:.5em 1em;
+border-radius:6px;margin:1em 0}
 .clause{background:#f8f8f8;padding:.2em .8em;font-size:14px;border-left:3px solid #bbb}
 .mono,code,pre{font-family:ui-monospace,monospace}.rerun{background:#222;color:#eee;padding:.4em .6em;
 border-radius:4px;white-space:pre-wrap;word-break:break-all}
@@ -158,6 +160,8 @@ def render(runs: Sequence[tuple[str, RunSummary]], *, reruns: Sequence[Rerun] = 
         totals.append(f"<li><b>{e(s.hello.name)}</b> ({e(spec)}): "
                       + ", ".join(f"{n} {k}" for k, n in c.items() if n)
                       + f" — {s.seconds:.2f} s, exit {s.exit_code}</li>")
+    banners = "".join(f'<div class="banner" role="alert">{e(s.hello.name)}: {e(s.warning)}</div>'
+                      for _, s in runs if s.warning)
     failures, xfails, declined = [], [], []
     for i, (spec, s) in enumerate(runs):
         rerun = reruns[i] if i < len(reruns) else Rerun(spec)
@@ -180,6 +184,7 @@ def render(runs: Sequence[tuple[str, RunSummary]], *, reruns: Sequence[Rerun] = 
         "<!doctype html><html><head><meta charset='utf-8'><title>ginspec conformance report"
         f"</title><style>{CSS}</style></head><body><h1>ginspec conformance report</h1>"
         f"<p>rules {RULES_VERSION} · suite {SUITE_VERSION} · protocol {PROTOCOL_VERSION}</p>"
+        f"{banners}"
         f"<ul>{''.join(totals)}</ul>"
         f"<h2>Failures ({len(failures)})</h2>{''.join(failures) or '<p>None.</p>'}"
         + (f"<h2>Expected failures ({len(xfails)})</h2><table>{xhead}{''.join(xfails)}</table>"

@@ -27,7 +27,9 @@ def run_lines(summary: RunSummary, adapter_spec: str, selection: dict[str, Any])
             "seconds": round(summary.seconds, 3),
             "clauses": per_clause(summary),
             **({"gave_up": summary.gave_up} if summary.gave_up else {}),
-            **({"interrupted": summary.interrupted} if summary.interrupted else {}),
+            **({"interrupted": summary.interrupted, "not_run": summary.not_run}
+               if summary.interrupted else {}),
+            **({"refused": summary.refused} if summary.refused else {}),
         }
     )
     return lines

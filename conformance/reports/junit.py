@@ -19,6 +19,25 @@ def _message(headline: str, detail: str) -> str:
     return xml_text(f"{headline}: {detail}"[:500] if detail else headline[:500])
 
 
+def _stop_case(root: ET.Element, prefix: str, summary: RunSummary) -> None:
+    """A run cut short (a signal) or refused at hello: a test suite of its own, whose properties
+    say so and whose one test case is an error naming the signal and the cases not run (or why
+    the adapter was refused), so a CI that reads only JUnit never shows such a run green."""
+    suite = ET.SubElement(root, "testsuite", name=xml_text(prefix + "run"), tests="1",
+                          failures="0", errors="1", skipped="0")
+    props = ET.SubElement(suite, "properties")
+    if summary.interrupted:
+        ET.SubElement(props, "property", name="interrupted", value=xml_text(summary.interrupted))
+        ET.SubElement(props, "property", name="not_run", value=str(summary.not_run))
+        name, kind = "interrupted", "interrupted"
+    else:
+        ET.SubElement(props, "property", name="refused", value=xml_text(summary.refused[:500]))
+        name, kind = "hello", "refused"
+    tc = ET.SubElement(suite, "testcase", classname="ginspec.run", name=name, time="0")
+    el = ET.SubElement(tc, "error", type=kind, message=_message(summary.warning, ""))
+    el.text = xml_text(summary.warning)
+
+
 def write_junit_runs(path: Path | str, runs: Sequence[tuple[Rerun, RunSummary]],
                      reasons: Mapping[str, str] | None = None) -> None:
     names = " / ".join(s.hello.name for _, s in runs)
@@ -46,6 +65,8 @@ def write_junit_runs(path: Path | str, runs: Sequence[tuple[Rerun, RunSummary]],
                                                               else f"xfail: {detail}"[:500]))
             elif o.status in ("skip", "declined"):
                 ET.SubElement(tc, "skipped", message=xml_text(f"{o.status}: {detail}"[:500]))
+        if summary.warning:
+            _stop_case(root, prefix, summary)
         for kind, suite in suites.items():
             outs = [o for o in summary.outcomes if o.case.kind == kind]
             suite.set("tests", str(len(outs)))

@@ -8,6 +8,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from ginspec.spec.errors import GinspecError
+from ginspec.spec.inputs import check_writable
 
 STDOUT = "-"
 
@@ -22,8 +23,8 @@ def is_stdout(path: Path | str) -> bool:
 
 def check_outputs(flags: Iterable[tuple[str, Path | None]]) -> None:
     """Refuse, in one line naming the flag, a report path that cannot be written: a missing or
-    read-only folder, a folder given as the file, a read-only file, one file for two reports, or
-    two reports on standard output."""
+    read-only folder, a folder given as the file, a read-only file, a name too long for the file
+    system, one file for two reports, or two reports on standard output."""
     seen: dict[str, str] = {}
     to_stdout: list[str] = []
     for flag, path in flags:
@@ -43,15 +44,7 @@ def check_outputs(flags: Iterable[tuple[str, Path | None]]) -> None:
 
 
 def _check_one(flag: str, path: Path) -> None:
-    if path.is_dir():
-        raise ReportPathError(f"{flag} {path}: is a folder, not a file")
-    folder = path.parent if str(path.parent) else Path(".")
-    if not folder.is_dir():
-        raise ReportPathError(f"{flag} {path}: folder {folder} does not exist")
-    if path.exists() and not os.access(path, os.W_OK):
-        raise ReportPathError(f"{flag} {path}: the file is not writable")
-    if not path.exists() and not os.access(folder, os.W_OK | os.X_OK):
-        raise ReportPathError(f"{flag} {path}: cannot write into {folder}")
+    check_writable(path, ReportPathError, flag)
 
 
 def emit(path: Path | str, text: str) -> None:

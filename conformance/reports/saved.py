@@ -11,9 +11,10 @@ from pathlib import Path
 from typing import Any, Final
 
 from ginspec.conformance.reports.meta import clause_counts
-from ginspec.conformance.runner import STATUSES
+from ginspec.conformance.runner import STATUSES, signal_exit_code, stop_warning
 from ginspec.reference.cli.escape import json_line, markdown_text
-from ginspec.spec.errors import GinspecError
+from ginspec.spec.errors import GinspecError, shown
+from ginspec.spec.inputs import parse_json, read_text
 
 BAD: Final = ("fail", "error", "xpass")
 NOT_PLAYED: Final = ("skip", "declined")
@@ -48,10 +49,39 @@ class SavedRun:
         return out
 
     @property
+    def interrupted(self) -> str:
+        """The signal that cut the run short (``SIGINT``, ``SIGTERM``), or empty."""
+        return str(self.footer.get("interrupted", ""))
+
+    @property
+    def not_run(self) -> int:
+        """When interrupted: how many selected cases were never run."""
+        return int(self.footer.get("not_run", 0))
+
+    @property
+    def refused(self) -> str:
+        """Why the adapter was refused at hello (no case was sent), or empty."""
+        return str(self.footer.get("refused", ""))
+
+    @property
     def exit_code(self) -> int:
-        """As ``ginspec conform``: 2 adapter errors, 1 failures or unexpected passes, else 0."""
+        """As ``ginspec conform``: 130 or 143 interrupted by SIGINT or SIGTERM, 2 adapter errors
+        or an adapter refused at hello, 1 failures or unexpected passes, else 0."""
+        if self.interrupted:
+            return signal_exit_code(self.interrupted)
         c = self.counts()
-        return 2 if c["error"] else 1 if c["fail"] or c["xpass"] else 0
+        return 2 if c["error"] or self.refused else 1 if c["fail"] or c["xpass"] else 0
+
+    @property
+    def verdict(self) -> int:
+        """The exit code of a ``ginspec report`` command on this run: :attr:`exit_code`, with a
+        run cut short (interrupted) counted as 2, never as a pass."""
+        return min(self.exit_code, 2)
+
+    @property
+    def warning(self) -> str:
+        """One line when the run did not play its selection: interrupted, or refused at hello."""
+        return stop_warning(self.interrupted, self.not_run, self.refused)
 
     def per_clause(self) -> dict[str, dict[str, int]]:
         return clause_counts((str(line["status"]), line.get("clauses", []), line.get("culprit"))
@@ -62,41 +92,74 @@ class SavedRun:
         footer = {"type": "footer", "counts": self.counts(), "exit_code": self.exit_code,
                   "seconds": round(sum(float(c.get("seconds", 0)) for c in self.cases.values()), 3),
                   "clauses": self.per_clause()}
+        if self.interrupted:
+            footer |= {"interrupted": self.interrupted, "not_run": self.not_run}
+        if self.refused:
+            footer["refused"] = self.refused
         return [self.header, *self.cases.values(), footer]
 
 
+def _check_line(line: Any, where: str) -> str:
+    """The line's type, once its fields that the readers use have the right shapes (anything
+    else: one line naming the file, line and field)."""
+    if not isinstance(line, dict):
+        raise SavedRunError(f"{where}: (top level): expected an object, got {shown(line)}")
+    kind = line.get("type")
+    if kind == "header":
+        for name in ("adapter", "selection"):
+            if name in line and not isinstance(line[name], dict):
+                raise SavedRunError(f"{where}: {name}: expected an object, got {shown(line[name])}")
+        selection = line.get("selection", {})
+        if "merged" in selection and not (isinstance(selection["merged"], list) and all(
+                isinstance(m, str) for m in selection["merged"])):
+            raise SavedRunError(f"{where}: selection/merged: expected a list of file names")
+    elif kind == "case":
+        if not isinstance(line.get("id"), str) or line.get("status") not in STATUSES:
+            raise SavedRunError(f"{where}: a case line needs an id and a status "
+                                f"({', '.join(STATUSES)})")
+        clauses = line.get("clauses", [])
+        if not isinstance(clauses, list) or not all(isinstance(c, str) for c in clauses):
+            raise SavedRunError(f"{where}: clauses: expected a list of clause IDs, got {shown(clauses)}")
+        if not isinstance(line.get("culprit", ""), (str, type(None))):
+            raise SavedRunError(f"{where}: culprit: expected a clause ID, got {shown(line['culprit'])}")
+        seconds = line.get("seconds", 0)
+        if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or seconds < 0:
+            raise SavedRunError(f"{where}: seconds: expected a number 0 or more, got {shown(seconds)}")
+    elif kind == "footer":
+        if "interrupted" in line and not (isinstance(line["interrupted"], str) and line["interrupted"]):
+            raise SavedRunError(f"{where}: interrupted: expected a signal name, got "
+                                f"{shown(line['interrupted'])}")
+        not_run = line.get("not_run", 0)
+        if isinstance(not_run, bool) or not isinstance(not_run, int) or not_run < 0:
+            raise SavedRunError(f"{where}: not_run: expected a whole number 0 or more, got {shown(not_run)}")
+        if not isinstance(line.get("refused", ""), str):
+            raise SavedRunError(f"{where}: refused: expected a message, got {shown(line['refused'])}")
+    else:
+        raise SavedRunError(f"{where}: type: expected header, case or footer, got {shown(kind)}")
+    return str(kind)
+
+
 def read_runs(path: Path | str) -> list[SavedRun]:
-    """Every run of a saved JSON-lines file (one per engine, in order)."""
+    """Every run of a saved JSON-lines file (one per engine, in order), read through the input
+    boundary (:mod:`ginspec.spec.inputs`): bounded in size, nesting and digits, each line's fields
+    checked before any report reads them."""
     p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise SavedRunError(f"{p}: cannot read: {exc.strerror}") from None
-    except UnicodeDecodeError as exc:
-        raise SavedRunError(f"{p}: not UTF-8 text (byte {exc.start})") from None
+    text = read_text(p, SavedRunError)
     runs: list[SavedRun] = []
     for number, raw in enumerate(text.splitlines(), 1):
         if not raw.strip():
             continue
-        try:
-            line = json.loads(raw)
-        except json.JSONDecodeError as exc:
-            raise SavedRunError(f"{p}:{number}: invalid JSON: {exc.msg}") from None
-        kind = line.get("type") if isinstance(line, dict) else None
+        where = f"{p}:{number}"
+        line = parse_json(raw, where, SavedRunError)
+        kind = _check_line(line, where)
         if kind == "header":
             runs.append(SavedRun(str(p), line))
-        elif kind in ("case", "footer") and not runs:
-            raise SavedRunError(f"{p}:{number}: a {kind} line before any header line")
+        elif not runs:
+            raise SavedRunError(f"{where}: a {kind} line before any header line")
         elif kind == "case":
-            if not isinstance(line.get("id"), str) or line.get("status") not in STATUSES:
-                raise SavedRunError(f"{p}:{number}: a case line needs an id and a status "
-                                    f"({', '.join(STATUSES)})")
             runs[-1].cases[line["id"]] = line
-        elif kind == "footer":
-            runs[-1].footer = line
         else:
-            raise SavedRunError(f"{p}:{number}: type: expected header, case or footer, "
-                                f"got {kind!r}")
+            runs[-1].footer = line
     if not runs:
         raise SavedRunError(f"{p}: no run in it (write one with 'ginspec conform --json FILE')")
     return runs
@@ -185,7 +248,7 @@ def merge_runs(runs: Sequence[SavedRun]) -> list[SavedRun]:
         if into is None:
             header = {**run.header, "selection": {**run.header.get("selection", {}),
                                                   "shard": None, "merged": [run.source]}}
-            merged[key] = SavedRun("merged", header, dict(run.cases))
+            merged[key] = SavedRun("merged", header, dict(run.cases), _stops(run.footer, {}))
             continue
         for name in ("versions", "adapter"):
             if into.header.get(name) != run.header.get(name):
@@ -198,9 +261,22 @@ def merge_runs(runs: Sequence[SavedRun]) -> list[SavedRun]:
                 raise SavedRunError(f"{run.source}: case {case_id} is {line['status']} here but "
                                     f"{old['status']} in another shard")
             into.cases[case_id] = line
+        into.footer = _stops(run.footer, into.footer)
     for run in merged.values():
         run.header["selection"]["selected"] = len(run.cases)
     return list(merged.values())
+
+
+def _stops(footer: Mapping[str, Any], into: Mapping[str, Any]) -> dict[str, Any]:
+    """What a merged run keeps of its shards' footers: an interruption (the cases not run
+    added up) and a refusal at hello."""
+    out = dict(into)
+    if footer.get("interrupted"):
+        out["interrupted"] = out.get("interrupted") or footer["interrupted"]
+        out["not_run"] = int(out.get("not_run", 0)) + int(footer.get("not_run", 0))
+    if footer.get("refused"):
+        out.setdefault("refused", footer["refused"])
+    return out
 
 
 def jsonl_text(runs: Sequence[SavedRun]) -> str:
@@ -221,14 +297,15 @@ def markdown(runs: Sequence[SavedRun], *, title: str = "ginspec conformance",
              max_failures: int = 50) -> str:
     """A GitHub-flavoured Markdown summary: totals per engine, the clauses with failures side by
     side, and each failing case with what differed."""
-    shown = ("pass", "fail", "error", "skip", "declined", "xfail", "xpass")
+    columns = ("pass", "fail", "error", "skip", "declined", "xfail", "xpass")
     out = [f"## {_md(title)}", "",
-           "| engine | adapter | " + " | ".join(shown) + " | exit |",
-           "|---|---|" + "---:|" * len(shown) + "---:|"]
+           "| engine | adapter | " + " | ".join(columns) + " | exit |",
+           "|---|---|" + "---:|" * len(columns) + "---:|"]
     for run in runs:
         c = run.counts()
         out.append(f"| {_md(run.engine)} | {_md(run.spec)} | "
-                   + " | ".join(str(c[s]) for s in shown) + f" | {run.exit_code} |")
+                   + " | ".join(str(c[s]) for s in columns) + f" | {run.exit_code} |")
+    out += [f"\n> **{_md(run.engine)}**: {_md(run.warning)}" for run in runs if run.warning]
     tables = [run.per_clause() for run in runs]
     bad = sorted({cl for t in tables for cl, row in t.items() if any(row.get(s) for s in BAD)})
     if bad:
@@ -236,7 +313,7 @@ def markdown(runs: Sequence[SavedRun], *, title: str = "ginspec conformance",
                 "| clause | " + " | ".join(_md(r.engine) for r in runs) + " |",
                 "|---|" + "---|" * len(runs)]
         for clause in bad:
-            cells = [" ".join(f"{t.get(clause, {})[s]} {s}" for s in shown if t.get(clause, {}).get(s))
+            cells = [" ".join(f"{t.get(clause, {})[s]} {s}" for s in columns if t.get(clause, {}).get(s))
                      or "-" for t in tables]
             out.append(f"| {_md(clause)} | " + " | ".join(_md(x) for x in cells) + " |")
     failures = [(run, line) for run in runs for line in run.cases.values() if line["status"] in BAD]
@@ -262,7 +339,11 @@ def badge_svg(run: SavedRun, label: str = "ginspec") -> str:
         value += f", {c['fail'] + c['error'] + c['xpass']} failing"
     elif c["xfail"]:
         value += f", {c['xfail']} known"
-    colour = {0: "#4c1", 1: "#e05d44", 2: "#dfb317"}[run.exit_code]
+    if run.interrupted:
+        value += ", interrupted"
+    elif run.refused:
+        value = "refused at hello"
+    colour = {0: "#4c1", 1: "#e05d44", 2: "#dfb317"}[run.verdict]
     lw, vw = 7 * len(label) + 12, 7 * len(value) + 12
     w = lw + vw
     return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="20" role="img" '
@@ -278,11 +359,12 @@ def badge_svg(run: SavedRun, label: str = "ginspec") -> str:
 
 
 def updated_expect_fail(runs: Sequence[SavedRun], old_text: str | None, *,
-                        as_json: bool = False) -> tuple[str, dict[str, int]]:
+                        as_json: bool = False, source: str = "the list") -> tuple[str, dict[str, int]]:
     """The text of an expected-failure list after ``runs``: every case that failed or errored (or
     was an expected failure) is listed; an entry that passed is dropped; existing entries keep
     their reasons and places, comment lines stay where they were, and a new entry (appended) has
-    what differed as its reason. ``as_json``: the ``{id: reason}`` form. Returns the text and how
+    what differed as its reason. ``as_json``: the ``{id: reason}`` form (read through the input
+    boundary; errors name ``source``). Returns the text and how
     many entries were kept, added and dropped."""
     failing: dict[str, str] = {}
     passed: set[str] = set()
@@ -296,9 +378,9 @@ def updated_expect_fail(runs: Sequence[SavedRun], old_text: str | None, *,
                 passed.add(case_id)
     stats = {"kept": 0, "added": 0, "dropped": 0}
     if as_json:
-        old = json.loads(old_text) if old_text else {}
+        old = parse_json(old_text, source, SavedRunError) if old_text else {}
         if not isinstance(old, dict):
-            raise SavedRunError("the JSON list is not an object of id -> reason")
+            raise SavedRunError(f"{source}: (top level): the JSON list is not an object of id -> reason")
         entries: dict[str, str] = {}
         for case_id, reason in old.items():
             if case_id in passed and case_id not in failing:

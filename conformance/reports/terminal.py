@@ -151,8 +151,7 @@ def print_summary(
     if summary.gave_up:
         console.print(styled(f"STOPPED: {summary.gave_up}", "error"))
     if summary.interrupted:
-        console.print(styled(f"INTERRUPTED by {summary.interrupted}: the reports hold the cases "
-                             "that ran", "error"))
+        console.print(styled(f"{summary.warning} (the reports hold them)", "error"))
     console.print(_counts_line(summary))
 
 

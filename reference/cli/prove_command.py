@@ -150,10 +150,21 @@ def _rules(args: argparse.Namespace) -> tuple[MeldRules, int]:
 
 
 def _verify_suite(args: argparse.Namespace) -> int:
-    from ginspec.reference.proofs.suite_certificates import CERTIFICATES, SUITE_DIR, verify_suite
+    from ginspec.reference.proofs.suite_certificates import (
+        CERTIFICATES,
+        SUITE_DIR,
+        SuiteCertificateError,
+        verify_suite,
+    )
+    from ginspec.spec.inputs import shown_path
 
     folder = Path(args.verify_suite) if args.verify_suite else SUITE_DIR
-    if not (folder / CERTIFICATES).is_file():
+    try:
+        present = (folder / CERTIFICATES).is_file()
+    except (OSError, ValueError) as exc:  # a name too long, a NUL byte
+        raise SuiteCertificateError(f"{shown_path(folder)}: not a readable folder: "
+                                    f"{getattr(exc, 'strerror', None) or exc}") from None
+    if not present:
         raise HandSizeError(f"{folder}: no {CERTIFICATES} (build it with ginspec suite build)")
     if args.sample is not None and args.sample < 1:
         raise HandSizeError(f"--sample {args.sample}: need at least 1")

@@ -22,6 +22,7 @@ from ginspec.reference.rulings import (
 )
 from ginspec.spec.cards import card_str
 from ginspec.spec.errors import GinspecError, RulingFileError
+from ginspec.spec.inputs import check_writable
 
 TEMPLATE = """\
 # A ginspec ruling (format 1). Check it with:  ginspec ruling check THIS_FILE
@@ -349,7 +350,7 @@ def run_new(args: argparse.Namespace) -> int:
     if args.file is None:
         sys.stdout.write(template)
         return 0
-    path = Path(args.file)
+    path = check_writable(args.file, RulingFileError)  # before anything: name length included
     if path.exists():
         raise RulingFileError(f"{path}: already exists; not overwritten")
     try:

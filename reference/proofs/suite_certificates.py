@@ -50,12 +50,14 @@ from ginspec.reference.melds import Meld, analyse_discards, check_meld, min_dead
 from ginspec.reference.scoring import knock_limit_for
 from ginspec.spec.cards import Card, card_str, cards_of, parse_cards, rank_of
 from ginspec.spec.errors import GinspecError, MeldError
+from ginspec.spec.errors import shown as shown_value
 from ginspec.spec.formal.answers import answer_key, answered, check_answers, params_of
 from ginspec.spec.formal.certificate import CertificateError, certify
 from ginspec.spec.formal.definition import arrangement_deadwood
 from ginspec.spec.formal.rules import FormalRules, rank_value
 from ginspec.spec.formal.showdown_certificates import check_showdown
 from ginspec.spec.formal.verify import verify
+from ginspec.spec.inputs import guard, parse_json, read_json, read_text
 from ginspec.spec.profiles import ruleset
 
 CERTIFICATES: Final = "certificates.jsonl"
@@ -624,11 +626,29 @@ def certificates_text(cases: Iterable[Mapping[str, Any]]) -> str:
     return "".join(line + "\n" for line in lines)
 
 
+class SuiteCertificateError(CertificateError):
+    """A suite folder's certificates file or one of its case files cannot be read or checked;
+    the message names the file (and line) and the field."""
+
+
 def read_certificates(folder: Path) -> dict[str, dict[str, Any]]:
-    """The certificates file of a suite folder, by question key."""
+    """The certificates file of a suite folder, by question key, read through the input boundary
+    (:mod:`ginspec.spec.inputs`): each line an object with a string ``key`` and an object
+    ``certificate``."""
+    path = folder / CERTIFICATES
     out = {}
-    for line in (folder / CERTIFICATES).read_text(encoding="utf-8").splitlines():
-        entry = json.loads(line)
+    for number, line in enumerate(read_text(path, SuiteCertificateError).splitlines(), 1):
+        if not line.strip():
+            continue
+        where = f"{path}:{number}"
+        entry = parse_json(line, where, SuiteCertificateError)
+        if not isinstance(entry, dict):
+            raise SuiteCertificateError(f"{where}: (top level): expected an object, got {shown_value(entry)}")
+        if not isinstance(entry.get("key"), str):
+            raise SuiteCertificateError(f"{where}: key: expected a string, got {shown_value(entry.get('key'))}")
+        if not isinstance(entry.get("certificate"), dict):
+            raise SuiteCertificateError(f"{where}: certificate: expected an object, got "
+                                        f"{shown_value(entry.get('certificate'))}")
         out[entry["key"]] = entry["certificate"]
     return out
 
@@ -754,12 +774,24 @@ SUITE_DIR: Final = Path(__file__).resolve().parents[2] / "conformance" / "suite"
 
 def certified_cases(folder: Path) -> list[dict[str, Any]]:
     """Every case of a suite folder that has certified numbers, in file order."""
+    return [case for _, case in _certified(folder)]
+
+
+def _certified(folder: Path) -> list[tuple[str, dict[str, Any]]]:
+    """(file, case) of every case of a suite folder with certified numbers, each read through the
+    input boundary: a file that is not a bounded JSON object, or whose fields are not the shapes
+    the checks read, is a :class:`SuiteCertificateError` naming it."""
     out = []
     for kind in ("query", "hand"):
         for path in sorted((folder / "cases" / kind).glob("*.json")):
-            case = json.loads(path.read_text(encoding="utf-8"))
-            if questions(case) or answered(case):
-                out.append(case)
+            source = str(path)
+            case = read_json(path, SuiteCertificateError)
+            if not isinstance(case, dict):
+                raise SuiteCertificateError(f"{source}: (top level): expected a case object, got {shown_value(case)}")
+            with guard(source, SuiteCertificateError):
+                certified = bool(questions(case) or answered(case))
+            if certified:
+                out.append((source, case))
     return out
 
 
@@ -782,19 +814,23 @@ def verify_suite(folder: Path, *, sample: int | None = None, seed: int = 1,
     cases (chosen with ``seed``) plus the cases whose IDs are in ``also``; None checks them all,
     and then also that the file has no certificate no case uses."""
     certs = read_certificates(folder)
-    cases = certified_cases(folder)
-    chosen = cases
+    files = _certified(folder)
+    chosen = files
     if sample is not None:
         rng = random.Random(seed)
-        picked = {c["id"] for c in rng.sample(cases, min(sample, len(cases)))} | set(also)
-        chosen = [c for c in cases if c["id"] in picked]
+        picked = {id(c) for _, c in rng.sample(files, min(sample, len(files)))}
+        chosen = [(f, c) for f, c in files if id(c) in picked or c.get("id") in also]
     problems: list[str] = []
     used = 0
     memo: VerdictMemo = {}
-    for case in chosen:
-        problems += check_case(case, certs, memo)
-        used += certificate_count(case)
+    for source, case in chosen:
+        with guard(source, SuiteCertificateError):
+            problems += check_case(case, certs, memo)
+            used += certificate_count(case)
     if sample is None:
-        needed = {key for c in cases for key in used_keys(c)}
+        needed: set[str] = set()
+        for source, case in files:
+            with guard(source, SuiteCertificateError):
+                needed |= used_keys(case)
         problems += [f"{key}: a certificate no case uses" for key in sorted(set(certs) - needed)]
     return SuiteCheck(len(chosen), used, tuple(problems))
