@@ -4,7 +4,7 @@ answer). Each check returns ``None`` when the answer is right, else a :class:`Mi
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Final
 
 from ginspec.conformance import oracle
 from ginspec.conformance.cases.query_kinds import QUERY_KINDS
@@ -177,11 +177,27 @@ def check_checkpoint(
     return None
 
 
+RESULT_ORDER: Final = ("knocker", "deadwood", "outcome", "winner", "points", "penalties",
+                       "boxes")
+"""A hand result's fields in the order they follow from one another: who knocked, then the
+deadwood after the showdown, which decides the outcome, its winner, the points and the boxes.
+The first field that differs in this order is the cause; the fields after it are follow-ons."""
+
+
+def causal_order(names: list[str]) -> list[str]:
+    """``names`` (fields of a result that differ) in :data:`RESULT_ORDER`; fields it does not
+    name (a match result's) keep their order after those it names."""
+    return sorted(names, key=lambda n: RESULT_ORDER.index(n) if n in RESULT_ORDER
+                  else len(RESULT_ORDER))
+
+
 def check_result(expected: Mapping[str, Any], actual: Mapping[str, Any] | None) -> Mismatch | None:
-    """Every expected result field must match exactly."""
+    """Every expected result field must match exactly; the first that differs in
+    :data:`RESULT_ORDER` is reported (the cause, not one of its follow-ons)."""
     if actual is None:
         return Mismatch("result", expected, None, "the hand is not over")
-    for name, want in expected.items():
+    for name in causal_order(list(expected)):
+        want = expected[name]
         got = actual.get(name)
         if isinstance(want, bool) != isinstance(got, bool) or got != want:
             return Mismatch(f"result.{name}", want, got)

@@ -49,7 +49,7 @@ from ginspec.conformance.adapters.reference_game import (
     observation,
 )
 from ginspec.conformance.cases import Case
-from ginspec.conformance.compare import check_result, check_verdict
+from ginspec.conformance.compare import causal_order, check_result, check_verdict
 from ginspec.conformance.engine_deal import read_engine_deal
 from ginspec.conformance.generate.games import DEAL_CLAUSES, known
 from ginspec.conformance.generate.playouts import (
@@ -94,7 +94,6 @@ from ginspec.conformance.stateful_core import (
     _can,
     _sensible_pick,
     _verb,
-    causal_order,
     cause_text,
 )
 from ginspec.conformance.stateful_table import TableMachine

@@ -83,20 +83,6 @@ MATCH_CLAUSES: Final = {"winner": "MATCH.TARGET", "hands": "MATCH.TARGET",
 """The clause blamed for each field of a match result."""
 
 
-RESULT_ORDER: Final = ("knocker", "deadwood", "outcome", "winner", "points", "penalties",
-                       "boxes")
-"""A hand result's fields in the order they follow from one another: who knocked, then the
-deadwood after the showdown, which decides the outcome, its winner, the points and the boxes.
-The first field that differs in this order is the cause; the fields after it are follow-ons."""
-
-
-def causal_order(names: list[str]) -> list[str]:
-    """``names`` (fields of a result that differ) in :data:`RESULT_ORDER`; fields it does not
-    name (a match result's) keep their order after those it names."""
-    return sorted(names, key=lambda n: RESULT_ORDER.index(n) if n in RESULT_ORDER
-                  else len(RESULT_ORDER))
-
-
 def cause_of(ident: str, clause: str) -> tuple[str, str]:
     """The cause of a divergence: the clause it blames and the kind of field that differs, which
     is its ID without the phase, verb or outcome it was seen in (``live.result.deadwood.knock``

@@ -32,7 +32,7 @@ from typing import Any, ClassVar, Final
 
 from ginspec.conformance.adapters.base import Unsupported
 from ginspec.conformance.adapters.reference_table import table_observation
-from ginspec.conformance.compare import check_query
+from ginspec.conformance.compare import causal_order, check_query
 from ginspec.conformance.generate.table import RESULT_BLAME
 from ginspec.conformance.stateful_core import (
     GAME_QUERIES,
@@ -46,7 +46,6 @@ from ginspec.conformance.stateful_core import (
     _can,
     _sensible_pick,
     _verb,
-    causal_order,
 )
 from ginspec.reference.game import Rejection, parse_action
 from ginspec.reference.table import TableDeal, TableState

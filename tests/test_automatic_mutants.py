@@ -48,3 +48,14 @@ def test_the_automatic_mutants_play_legal_showdowns() -> None:
     for mutant in AUTOMATIC_MUTANTS:
         auto = Counter(o.status for o in outcomes(mutant) if o.automatic)
         assert auto["error"] == 0 and auto["pass"] > auto["fail"] > 0, (mutant.__name__, auto)
+
+
+@pytest.mark.parametrize("mutant", ["GreedyLayoffs", "LayoffsWithoutChaining"])
+def test_a_layoff_defect_is_blamed_on_the_layoff_not_on_the_score_it_changes(mutant: str) -> None:
+    """A result is judged in the order its fields follow from one another (the deadwood after
+    the layoffs before the outcome and points it decides, compare.RESULT_ORDER), so every
+    failure of an engine whose only defect is its layoffs names a LAYOFF.* clause, never
+    SCORE.UNDERCUT or SCORE.TIE (before that order, 9 of GreedyLayoffs' 23 failures did)."""
+    kind = next(m for m in AUTOMATIC_MUTANTS if m.__name__ == mutant)
+    culprits = Counter(str(o.culprit) for o in failures(kind))
+    assert culprits and all(c.startswith("LAYOFF.") for c in culprits), culprits

@@ -5,8 +5,9 @@ the follow-ons of a cause it has already reported."""
 from __future__ import annotations
 
 from conformance_fakes.no_layoffs import NoLayoffs
+from ginspec.conformance.compare import causal_order
 from ginspec.conformance.stateful import LiveRun, cause_lines, play_live
-from ginspec.conformance.stateful_core import causal_order, cause_of
+from ginspec.conformance.stateful_core import cause_of
 from ginspec.spec.profiles import ruleset
 
 
