@@ -790,6 +790,26 @@ class GreedyLayoffs(Mutant):
         return steps
 
 
+class MixedGreedyLayoffs(Mutant):
+    """An engine whose players declare and spread (melding.explicit, spread.explicit) but whose
+    game lays off by itself (layoff.automatic), greedily: each layoff is the first legal one in
+    listed order, card by card, until none fits — so a card may take the place another needed
+    (a 7H onto a set of sevens where it would have carried the 8H onto a run)."""
+
+    breaks = "LAYOFF.TARGET"
+    automatic = (False, True)
+    explicit_spread = True
+
+    def showdown_steps(self, state: Any) -> list[tuple[int, str]]:
+
+        steps: list[tuple[int, str]] = []
+        while state.phase in (Phase.DEFENDER_LAYOFF, Phase.KNOCKER_LAYOFF):
+            layoffs = [a for a in legal_texts(state) if a.startswith("layoff ")]
+            steps.append((state.to_move, layoffs[0] if layoffs else "done"))
+            state = state.apply(steps[-1][1], state.to_move)
+        return steps
+
+
 class LayoffsWithoutChaining(Mutant):
     """An engine that settles the showdown itself and lays off best play's cards, but only onto
     the knocker's melds as declared: a card that fits only a meld already lengthened by a layoff

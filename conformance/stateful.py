@@ -442,7 +442,7 @@ class LiveMachine(Lockstep):
                 self.hand = self.hand.apply(text, engine_player(who))
             if not steps and (run.melding or run.layoffs):
                 steps = list(best_showdown_steps(self.state, melding=run.melding,
-                                                 layoffs=run.layoffs))
+                                                 layoffs=run.layoffs, spread=run.spread))
         return self.state.is_over
 
     def _match_goes_on(self) -> bool:
@@ -639,7 +639,8 @@ class LiveMachine(Lockstep):
         """``hand`` after one accepted step and the showdown steps the adapter plays itself."""
         run = self.run
         hand = hand.apply(str(step["action"]), engine_player(step["player"]))
-        for who, text in best_showdown_steps(hand, melding=run.melding, layoffs=run.layoffs) \
+        for who, text in best_showdown_steps(hand, melding=run.melding, layoffs=run.layoffs,
+                                             spread=run.spread) \
                 if run.melding or run.layoffs else ():
             hand = hand.apply(text, who)
         return hand
@@ -649,6 +650,8 @@ class LiveMachine(Lockstep):
             return MATCH_CLAUSES.get(name, "MATCH.TARGET")
         result = self.state.result
         if name == "deadwood":
+            if self.run.spread:  # the spread was the engine's to take, the layoffs its own
+                return "LAYOFF.TARGET"
             return "SHOWDOWN.DEFENDER-SPREAD" if self.run.layoffs else "DEADWOOD.MINIMUM"
         if name == "boxes":
             return "MATCH.BOX"
@@ -767,6 +770,8 @@ def case_of(run: LiveRun, divergence: Divergence, trace: Trace) -> Case:
         requires.append("melding.automatic")
     if run.layoffs and went_out:
         requires.append("layoff.automatic")
+        if run.spread and "meld" in verbs:
+            requires.append("spread.explicit")
     fields: dict[str, Any] = {}
     if divergence.ident.startswith(("live.result.", "live.match.")) and trace.result is not None:
         fields["result"] = trace.result

@@ -192,7 +192,7 @@ class LiveRun:
         if self.players is not None:
             self.table_rules, self.game_queries = check_table_run(self)
             self.matches = True  # whole games to the penalty limit
-            self.melding = self.layoffs = False  # the table's showdown is explicit
+            self.melding = self.layoffs = self.spread = False  # the table's is explicit
             return
         for part in ("melding", "layoff"):
             if {f"{part}.explicit", f"{part}.automatic"} <= caps:
@@ -206,6 +206,8 @@ class LiveRun:
         self.matches = "match" in caps
         self.melding = "melding.automatic" in caps
         self.layoffs = "layoff.automatic" in caps
+        self.spread = self.layoffs and "spread.explicit" in caps
+        """The defender spreads as an action, the engine lays off by itself after it."""
         self.showdown = self.melding or "melding.explicit" in caps
         self.deal_engine = "deal.engine" in caps
         self.game_rules = rules_for_profile(self.rules.name, self.rules.overrides)

@@ -18,15 +18,16 @@ from typing import Final
 
 RULES_VERSION: Final = "0.1.0"
 SUITE_VERSION: Final = "7.0.0"
-PROTOCOL_VERSION: Final = 4
-ACCEPTED_PROTOCOLS: Final = (1, 2, 3, 4)
+PROTOCOL_VERSION: Final = 5
+ACCEPTED_PROTOCOLS: Final = (1, 2, 3, 4, 5)
 """Protocol 2 only added to protocol 1 (the table game; the query kinds score, match,
 next-dealer, declaration, layoff, defence, adjudicate; declining a case), and protocol 3 to
 protocol 2 (rules declared by value; melding.automatic, layoff.automatic, deal.engine and the
 ``dealt`` request), and protocol 4 to protocol 3 (the capabilities illegal.forfeit and
 observe.hands; ``match.scores``: a match's scores as it goes and the parts of its final totals,
-in play and in the ``match``, ``next-dealer`` and ``hollywood`` queries), so adapters of every
-earlier protocol still run."""
+in play and in the ``match``, ``next-dealer`` and ``hollywood`` queries), and protocol 5 to
+protocol 4 (the capability spread.explicit: the defender spreads as an action, the engine lays
+off by itself), so adapters of every earlier protocol still run."""
 CASE_FORMAT: Final = "ginspec-case/2"
 
 

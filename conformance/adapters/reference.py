@@ -45,6 +45,9 @@ class ReferenceAdapter(Adapter):
 
     automatic: tuple[bool, bool] = (False, False)
     """(melding.automatic, layoff.automatic): the showdown steps this engine plays itself."""
+    explicit_spread: bool = False
+    """``spread.explicit`` (with layoff.automatic): the defender spreads as an action, and the
+    engine plays only the layoffs after it."""
 
     def __init__(self) -> None:
         self._game: Any = None
@@ -69,6 +72,8 @@ class ReferenceAdapter(Adapter):
         for part, auto in zip(("melding", "layoff"), self.automatic, strict=True):
             if auto:
                 caps[caps.index(f"{part}.explicit")] = f"{part}.automatic"
+        if self.explicit_spread:
+            caps.append("spread.explicit")
         return tuple(caps)
 
     def showdown_steps(self, state: Any) -> list[tuple[int, str]]:
@@ -76,7 +81,8 @@ class ReferenceAdapter(Adapter):
         reference; best play for :class:`AutomaticReference`)."""
 
         melding, layoffs = self.automatic
-        return reference_game.best_showdown_steps(state, melding=melding, layoffs=layoffs)
+        return reference_game.best_showdown_steps(state, melding=melding, layoffs=layoffs,
+                                                  spread=self.explicit_spread)
 
     # --- queries ---------------------------------------------------------------------------
 
@@ -195,3 +201,14 @@ class AutomaticReference(ReferenceAdapter):
     ``--adapter python:ginspec.conformance.adapters.reference:AutomaticReference``."""
 
     automatic = (True, True)
+
+
+class MixedShowdownReference(ReferenceAdapter):
+    """The reference as an engine whose players declare their melds and whose game lays off by
+    itself (``melding.explicit``, ``spread.explicit``, ``layoff.automatic``): the knocker
+    declares and the defender spreads as actions, then the engine makes the best layoffs
+    (LAYOFF.*) before the hand is scored.
+    ``--adapter python:ginspec.conformance.adapters.reference:MixedShowdownReference``."""
+
+    automatic = (False, True)
+    explicit_spread = True

@@ -8,14 +8,16 @@ case's deals in order: when a hand ends and the match goes on, the next deal is 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Final
+from typing import Any, Final, Literal
 
 from ginspec.conformance.adapters.base import JSONObject, Verdict
 from ginspec.reference.game import Deal, HandState, Rejection, format_action, rules_for_profile
 from ginspec.reference.game.match import MatchState
 from ginspec.reference.game.state import CHANCE, Phase
+from ginspec.reference.layoffs import layoff_plans
 from ginspec.reference.melds import Meld
-from ginspec.spec.cards import card_str, cards_of, sort_key
+from ginspec.spec.cards import card_str, card_value, cards_of, sort_key
+from ginspec.spec.clauses import implements
 from ginspec.spec.profiles import profiles, ruleset
 
 GAME_CAPABILITIES: Final[tuple[str, ...]] = (
@@ -80,19 +82,24 @@ def _melds_text(verb: str, melds: Sequence[Meld]) -> str:
     return f"{verb} {body}" if body else verb
 
 
-def best_showdown_steps(state: HandState, *, melding: bool, layoffs: bool
-                        ) -> list[tuple[int, str]]:
+def best_showdown_steps(state: HandState, *, melding: bool, layoffs: bool,
+                        spread: bool = False) -> list[tuple[int, str]]:
     """The showdown steps an automatic engine plays itself, as best play plays them
     (SHOWDOWN.BEST-PLAY), as ``(player, action)``: with ``melding`` the knocker's declaration,
     with ``layoffs`` the defender's spread and layoffs (SHOWDOWN.DEFENDER-SPREAD, LAYOFF.*) and
-    the knocker's layoffs where the rules give him some (LAYOFF.KNOCKER). Steps left explicit
-    are not played; outside the showdown there are none."""
+    the knocker's layoffs where the rules give him some (LAYOFF.KNOCKER); with ``spread`` too
+    (``spread.explicit``) the defender spreads as an action and only the layoffs after it are
+    played (:func:`best_layoff_steps`). Steps left explicit are not played; outside the
+    showdown there are none."""
     if state.phase not in SHOWDOWN_PHASES or state.knocker is None:
         return []
     if state.phase is Phase.DECLARE and not melding:
         return []
     if state.phase is not Phase.DECLARE and not layoffs:
         return []
+    if spread:
+        return [] if state.phase in (Phase.DECLARE, Phase.DEFENDER_MELD) else \
+            best_layoff_steps(state)
     k = state.knocker
     d = 1 - k
     ruling = state.best_ruling()
@@ -113,6 +120,33 @@ def best_showdown_steps(state: HandState, *, melding: bool, layoffs: bool
         who = d if state.phase is Phase.DEFENDER_LAYOFF else k
         steps.append((who, plans[who].pop(0) if plans[who] else "done"))
         state = state.apply(steps[-1][1], who)
+    return steps
+
+
+@implements("LAYOFF.TARGET", "LAYOFF.KNOCKER")
+def best_layoff_steps(state: HandState) -> list[tuple[int, str]]:
+    """The layoffs best play makes once the defender's spread is down (``spread.explicit`` with
+    ``layoff.automatic``), as ``(player, action)``: the defender's layoffs leaving him the least
+    deadwood, then, where the rules give the knocker layoffs, the knocker's (LAYOFF.KNOCKER).
+    Each side's layoffs go onto the other's melds, so each minimises its own deadwood alone;
+    ties as in :func:`~ginspec.reference.layoffs.best_defence` (fewest cards, then card order)."""
+    steps: list[tuple[int, str]] = []
+    while state.phase in (Phase.DEFENDER_LAYOFF, Phase.KNOCKER_LAYOFF):
+        assert state.knocker is not None
+        side: Literal["defender", "knocker"] = \
+            "defender" if state.phase is Phase.DEFENDER_LAYOFF else "knocker"
+        who = 1 - state.knocker if side == "defender" else state.knocker
+        srules = state.showdown_rules()
+        left = state.dead[who]
+        plans = layoff_plans(state.table, left, srules, side, state.gin)
+        ace = srules.meld_rules.ace_value
+        laid = min(plans, key=lambda m: (sum(card_value(c, ace) for c in cards_of(left & ~m)),
+                                         m.bit_count(), cards_of(m)))
+        for layoff in (*plans[laid][0], "done"):
+            steps.append((who, str(layoff)))
+            state = state.apply(steps[-1][1], who)
+            if state.phase not in (Phase.DEFENDER_LAYOFF, Phase.KNOCKER_LAYOFF):
+                break
     return steps
 
 

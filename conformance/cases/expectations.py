@@ -19,6 +19,10 @@ from ginspec.spec.parameters import value_text
 from ginspec.spec.profiles import ruleset
 
 AUTOMATIC: Final = ("layoff.automatic", "melding.automatic")
+SHOWDOWN_ORDER: Final = (None, "layoffs", "automatic")
+"""A scenario's entries under one profile, in the order an engine is offered them: the explicit
+showdown, then the layoffs after an explicit spread (``spread.explicit``), then the automatic
+showdown; the first whose ``requires`` the engine declares is played."""
 SAME_SCENARIO: Final = "the same scenario is case "
 """An ``unplayable`` reason: another case plays these deals and actions under the profiles
 (the suite builder's :func:`~ginspec.conformance.generate.rulesets.owners`), so this one is
@@ -36,6 +40,7 @@ class Plan:
     blame: dict[str, str]
     requires: tuple[str, ...]
     automatic: bool = False
+    """The engine settles the showdown, or its layoffs, itself (an entry with ``showdown``)."""
     depends: tuple[str, ...] | None = None
     """The parameters these expectations depend on (the entry's ``depends``; None: every one):
     an engine declaring its rules by value plays the plan where it gives each of them the
@@ -129,7 +134,7 @@ def plan(case: Case, entry: Mapping[str, Any], profile: str) -> Plan:
         blame = entry.get("blame", {})
     return Plan(profile, tuple(out), tuple(points), None if result is None else dict(result),
                 dict(blame), tuple(entry.get("requires", case.requires)),
-                entry.get("showdown") == "automatic",
+                "showdown" in entry,
                 None if "depends" not in entry else tuple(entry["depends"]))
 
 
@@ -142,7 +147,7 @@ def _plans(case: Case, profile: str) -> Iterator[Plan]:
     """:func:`plans`, each made when it is asked for (the first one usually suffices)."""
     entries = case.rulesets_of(profile) if case.ruleset_profiles else \
         [{"profiles": [profile]}] if profile == case.profile else []
-    for entry in sorted(entries, key=lambda e: e.get("showdown") == "automatic"):
+    for entry in sorted(entries, key=lambda e: SHOWDOWN_ORDER.index(e.get("showdown"))):
         yield plan(case, entry, profile)
 
 

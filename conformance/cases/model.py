@@ -37,6 +37,9 @@ CAPABILITIES: Final[dict[str, str]] = {
     "`declare` step; judged on the best declaration (SHOWDOWN.BEST-PLAY)",
     "layoff.automatic": "spreads and lays off for the defender itself: no `meld`, `layoff` or "
     "`done` steps; judged on the defender's best spread (SHOWDOWN.DEFENDER-SPREAD, LAYOFF.*)",
+    "spread.explicit": "with layoff.automatic: the defender spreads as an action (`meld`), then "
+    "the engine lays off by itself (no `layoff` or `done` steps); judged on the best layoffs "
+    "after that spread (LAYOFF.*)",
     "illegal.forfeit": "does not refuse an illegal action (it forfeits the game, or fails): is "
     "sent none; each refused step is asked from the position instead (the turn, the hand's end, "
     "or its absence from the legal actions, ACTION.REJECTION)",

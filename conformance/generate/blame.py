@@ -334,7 +334,7 @@ def _wider_spreads(state: Any) -> dict[str, str]:
     out: dict[str, str] = {}
     for clause, alt in _wider_rules(rules):
         if state.phase is Phase.DECLARE:
-            srules = replace(state._srules(), meld_rules=alt)
+            srules = replace(state.showdown_rules(), meld_rules=alt)
             spreads = [d.melds for d in showdown.legal_declarations(hand, srules)]
             kind = Kind.DECLARE
         else:

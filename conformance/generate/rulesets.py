@@ -29,7 +29,7 @@ from functools import cache
 from typing import Any, Final
 
 from ginspec.conformance.adapters.reference import ReferenceAdapter
-from ginspec.conformance.adapters.reference_game import GameDriver, hand_result
+from ginspec.conformance.adapters.reference_game import GameDriver, best_layoff_steps, hand_result
 from ginspec.conformance.cases import Case
 from ginspec.conformance.cases.expectations import (
     SAME_SCENARIO,
@@ -93,6 +93,9 @@ class Played:
     """Per step played: for an accepted step, rejection code -> the clause that permits the
     step against that objection (see :func:`~ginspec.conformance.generate.blame.step_against`);
     empty for a refused one."""
+    kept_spread: Any = None
+    """The reference HandState right after the step :func:`replay` was asked to keep as the
+    defender's spread (``keep_spread``)."""
 
 
 def values_of(profile: str, overrides: Mapping[str, Any]) -> Mapping[str, Any]:
@@ -191,10 +194,12 @@ def _result_blame(adapter: Any, case: Case) -> dict[str, str]:
     return blame
 
 
-def replay(case: Case, profile: str, keep: int | None = None) -> Played | None:
+def replay(case: Case, profile: str, keep: int | None = None,
+           keep_spread: int | None = None) -> Played | None:
     """``case``'s scenario under ``profile`` (and the case's overrides); None when the profile
     cannot deal it or parts from it at the first step. ``keep``: a step index whose resulting
-    hand position, if the step is accepted, is returned too (``Played.kept``)."""
+    hand position, if the step is accepted, is returned too (``Played.kept``); ``keep_spread``
+    likewise (``Played.kept_spread``)."""
     try:
         adapter = _driver(case, profile)
     except GinspecError:
@@ -208,7 +213,7 @@ def replay(case: Case, profile: str, keep: int | None = None) -> Played | None:
     seen: list[dict[str, Any]] = []
     steps = case.steps
     stop: int | None = None
-    kept = None
+    kept = kept_spread = None
     for i in range(len(steps) + 1):
         seen.extend(_observe(adapter, p) for p in points.get(i, []))
         if i == len(steps):
@@ -225,6 +230,8 @@ def replay(case: Case, profile: str, keep: int | None = None) -> Played | None:
         clauses.append(clause or step.get("clause"))
         if i == keep and verdict.accepted:
             kept = _hand_state(adapter)
+        if i == keep_spread and verdict.accepted:
+            kept_spread = _hand_state(adapter)
         if state is None:
             against.append({})
         elif verdict.accepted:
@@ -249,7 +256,7 @@ def replay(case: Case, profile: str, keep: int | None = None) -> Played | None:
     blame = {k: v for k, v in _result_blame(adapter, case).items()
              if k in (result or {}) or (result is not None and k.startswith("phase:"))}
     return Played(tuple(verdicts), tuple(clauses), tuple(seen), result, blame, stop, kept,
-                  tuple(against))
+                  tuple(against), kept_spread)
 
 
 def _drop_boxes(result: dict[str, Any] | None, profile: str,
@@ -270,6 +277,49 @@ def knock_index(case: Case) -> int | None:
     return next((i for i, s in enumerate(case.steps)
                  if str(s["action"]).startswith(("knock", "big-gin"))
                  and s["expect"] == "accepted"), None)
+
+
+def spread_index(case: Case) -> int | None:
+    """The step of the case's accepted defender's spread (``meld ...``), after which an engine
+    that lays off by itself (``spread.explicit``, ``layoff.automatic``) plays on alone."""
+    if case.kind != "hand":
+        return None
+    return next((i for i, s in enumerate(case.steps)
+                 if _verb(s) == "meld" and s["expect"] == "accepted"), None)
+
+
+def _verb(step: Mapping[str, Any]) -> str:
+    """A step's action word, as the grammar reads it (case-insensitive)."""
+    return str(step["action"]).split(" ", 1)[0].lower()
+
+
+def layoffs_after_spread(case: Case, profile: str, played: Played | None) -> Played | None:
+    """The scenario up to the defender's spread, then the best layoffs after it
+    (:func:`~ginspec.conformance.adapters.reference_game.best_layoff_steps`, LAYOFF.*): what an
+    engine whose players declare and spread but whose game lays off by itself must reach.
+    ``played`` is the replay that kept the position after the spread; None without one."""
+    at = spread_index(case)
+    if at is None or played is None or played.kept_spread is None:
+        return None
+    state = played.kept_spread
+    clauses = []
+    for who, action in best_layoff_steps(state):
+        if action.startswith("layoff"):
+            clauses.append(action_clause(state, action))
+        state = state.apply(action, who)
+    result = _drop_boxes(hand_result(state), profile, case.overrides)
+    if result is None:
+        raise NotReplayable(f"{case.id}: the layoffs after the spread under {profile} did not "
+                            "end the hand")
+    blame = {"deadwood": next((c for c in clauses if c.startswith("LAYOFF.")), "LAYOFF.TARGET")}
+    if state.result:
+        blame.update(score_blame([c for c in state.result.score.clauses
+                                   if c.startswith("SCORE.")], state.result.points))
+    blame["winner"] = "SCORE.HAND-WINNER"
+    blame = {k: v for k, v in blame.items() if k in result}
+    points = tuple(p for p in played.checkpoints if p["after"] <= at)
+    return Played(played.verdicts[:at + 1], played.clauses[:at + 1], points, result, blame,
+                  None, against=played.against[:at + 1])
 
 
 def automatic(case: Case, profile: str, played: Played | None) -> Played | None:
@@ -333,8 +383,11 @@ def best_play(state: Any) -> tuple[Any, dict[str, Any]]:
 
 
 def requirements(case: Case, steps: Sequence[Mapping[str, Any]],
-                 checkpoints: Sequence[Mapping[str, Any]], *, auto: bool = False) -> list[str]:
-    """The capabilities the steps and checkpoints really exercise (plus the case's others)."""
+                 checkpoints: Sequence[Mapping[str, Any]], *, auto: bool = False,
+                 layoffs: bool = False) -> list[str]:
+    """The capabilities the steps and checkpoints really exercise (plus the case's others);
+    ``auto``: an automatic showdown's entry; ``layoffs``: the entry of an engine that lays off
+    by itself after an explicit spread (``spread.explicit``, ``layoff.automatic``)."""
     need = {c for c in case.requires if c not in EXPLICIT_CAPABILITIES}
     if any(k.startswith("legal_") for p in checkpoints for k in p):
         need.add("legal-actions")
@@ -342,9 +395,11 @@ def requirements(case: Case, steps: Sequence[Mapping[str, Any]],
         need.update(AUTOMATIC)
         return sorted(need)
     for step in steps:
-        verb = str(step["action"]).split(" ", 1)[0]
+        verb = _verb(step)
         if verb == "declare":
             need.add("melding.explicit")
+        elif verb == "meld" and layoffs:
+            need.update(("spread.explicit", "layoff.automatic"))
         elif verb in ("meld", "layoff", "done"):
             need.add("layoff.explicit")
     phases = {p.get("phase") for p in checkpoints}
@@ -358,16 +413,17 @@ def requirements(case: Case, steps: Sequence[Mapping[str, Any]],
 # --- the case's rulesets field ---------------------------------------------------------------
 
 
-def _entry(case: Case, played: Played, *, auto: bool) -> dict[str, Any]:
+def _entry(case: Case, played: Played, *, showdown: str | None) -> dict[str, Any]:
     n = len(played.verdicts)
     steps = case.steps[:n]
     points = [p for p in played.checkpoints if played.stop is None or p["after"] <= n]
     entry: dict[str, Any] = {}
-    if auto:
-        entry["showdown"] = "automatic"
-    if played.stop is not None or auto:
+    if showdown is not None:
+        entry["showdown"] = showdown
+    if played.stop is not None or showdown is not None:
         entry["stop"] = n
-    entry["requires"] = requirements(case, steps, points, auto=auto)
+    entry["requires"] = requirements(case, steps, points, auto=showdown == "automatic",
+                                     layoffs=showdown == "layoffs")
     entry["verdicts"] = [_verdict(v, c, a) for v, c, a in
                          zip(played.verdicts, played.clauses, played.against, strict=True)]
     entry["checkpoints"] = points
@@ -409,16 +465,17 @@ def rulesets_of(case: Case, profiles: Iterable[str]) -> list[dict[str, Any]]:
         with recording_reads() as reads:
             opening = opening_for(case, profile)
             scenario = case if opening is None else translated_case(case, opening)
-            explicit = replay(scenario, profile, keep=knock_index(scenario))
-            found = [explicit, automatic(scenario, profile, explicit)]
-        for auto in (False, True):
-            played = found[auto]
+            explicit = replay(scenario, profile, keep=knock_index(scenario),
+                              keep_spread=spread_index(scenario))
+            found = {None: explicit, "automatic": automatic(scenario, profile, explicit),
+                     "layoffs": layoffs_after_spread(scenario, profile, explicit)}
+        for showdown, played in found.items():
             if played is None:
                 continue
             played = Played(played.verdicts, tuple(_known(c) for c in played.clauses),
                             played.checkpoints, played.result, played.blame, played.stop,
                             against=played.against)
-            entry = _entry(scenario, played, auto=auto)
+            entry = _entry(scenario, played, showdown=showdown)
             if opening is not None:
                 entry = {"opening": _with_clauses(opening, played.clauses, played.against),
                          **entry}
@@ -477,7 +534,7 @@ def _with_clauses(opening: Mapping[str, Any], clauses: Sequence[str | None],
 def check_home(case: Case, entries: Sequence[Mapping[str, Any]]) -> None:
     """The replay under the case's own profile must give the case's own expectations."""
     home = next((e for e in entries if case.profile in e["profiles"]
-                 and e.get("showdown") != "automatic"), None)
+                 and "showdown" not in e), None)
     if home is None or "stop" in home:
         raise NotReplayable(f"{case.id}: the reference does not replay it under {case.profile}")
     for i, (step, verdict) in enumerate(zip(case.steps, home["verdicts"], strict=True)):
@@ -598,7 +655,7 @@ def with_rulesets(case: Case, owner: Mapping[str, str]) -> Case:
     entries = rulesets_of(case, profiles)
     check_home(case, entries)
     home = next(e for e in entries if case.profile in e["profiles"]
-                and e.get("showdown") != "automatic")
+                and "showdown" not in e)
     steps = []
     for step, verdict in zip(case.steps, home["verdicts"], strict=True):
         clause = verdict.get("clause") if isinstance(verdict, dict) else None
@@ -609,7 +666,7 @@ def with_rulesets(case: Case, owner: Mapping[str, str]) -> Case:
     main = {"requires": home["requires"], "verdicts": [_main_verdict(s) for s in steps],
             "checkpoints": home["checkpoints"], "result": home.get("result"),
             "blame": home.get("blame")}
-    listed = {p for e in entries for p in e["profiles"] if e.get("showdown") != "automatic"}
+    listed = {p for e in entries for p in e["profiles"] if "showdown" not in e}
     unplayable: dict[str, list[str]] = {}
     for profile, who in owner.items():
         if who != case.id:

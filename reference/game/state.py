@@ -307,7 +307,7 @@ class HandState:
                 f"stock={len(self.stock)} top={card_str(self.pile[-1]) if self.pile else '-'}"
                 f"{' last=' + moves if moves else ''}>")
 
-    def _srules(self) -> S.ShowdownRules:
+    def showdown_rules(self) -> S.ShowdownRules:
         """The showdown rules of this hand: the hand's knock limit, 0 under compulsory gin."""
         return self.rules.showdown.with_limit(0 if self.gin_required else self.knock_limit)
 
@@ -440,7 +440,7 @@ class HandState:
             return None
         if kind is Kind.DECLARE:
             try:
-                return S.check_declaration(self.hands[p], action.melds, self._srules())
+                return S.check_declaration(self.hands[p], action.melds, self.showdown_rules())
             except S.ShowdownError as exc:
                 self._reject(Code(exc.code), str(exc), action, exc.clause)
         if kind is Kind.MELD:
@@ -459,7 +459,7 @@ class HandState:
             assert index is not None
             layoff = S.Layoff(action.card, index, min(self.table[index].original.cards))
             try:
-                return S.apply_layoff(self.table, layoff, self._srules(), side, self.gin,
+                return S.apply_layoff(self.table, layoff, self.showdown_rules(), side, self.gin,
                                       hand=self.dead[p])
             except S.ShowdownError as exc:
                 self._reject(Code(exc.code), str(exc), action, exc.clause)
@@ -719,14 +719,14 @@ class HandState:
         elif phase is Phase.RESHUFFLE:
             yield self.chance_action()
         elif phase is Phase.DECLARE:
-            for decl in S.legal_declarations(self.hands[p], self._srules()):
+            for decl in S.legal_declarations(self.hands[p], self.showdown_rules()):
                 yield Action(Kind.DECLARE, melds=A.canonical_melds(m.cards for m in decl.melds))
         elif phase is Phase.DEFENDER_MELD:
             for chosen in S.disjoint_meld_sets(self.hands[p], self.rules.meld_rules):
                 yield Action(Kind.MELD, melds=A.canonical_melds(m.cards for m in chosen))
         elif phase is Phase.DEFENDER_LAYOFF or phase is Phase.KNOCKER_LAYOFF:
             layer: Side = "defender" if phase is Phase.DEFENDER_LAYOFF else "knocker"
-            for lay in S.legal_layoffs(self.table, self.dead[p], self._srules(), layer,
+            for lay in S.legal_layoffs(self.table, self.dead[p], self.showdown_rules(), layer,
                                        self.gin):
                 yield Action(Kind.LAYOFF, card=lay.card, target=lay.anchor)
             yield A.DONE

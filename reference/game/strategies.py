@@ -44,7 +44,7 @@ def _best_after_taking(state: HandState, hand: CardMask, top: Card) -> int:
 
 def _layoff_result(state: HandState, table: S.Table, dead: CardMask) -> int:
     """Defender's deadwood after laying off greedily (repeat until nothing fits)."""
-    rules = state._srules()
+    rules = state.showdown_rules()
     while True:
         options = S.legal_layoffs(table, dead, rules, "defender", state.gin)
         if not options:
@@ -118,7 +118,7 @@ class GreedyStrategy:
         dead = sum(card_value(c, ace) for c in cards_of(state.hands[p] & ~used))
         table = S.table_of([make_meld(list(m), state.rules.meld_rules) for m in action.melds])
         unseen = ~(state.hands[p] | mask_of(state.pile)) & ((1 << 52) - 1)
-        open_spots = len(S.legal_layoffs(table, unseen, state._srules(), "defender"))
+        open_spots = len(S.legal_layoffs(table, unseen, state.showdown_rules(), "defender"))
         return (dead, open_spots, str(action))
 
     def _spread_key(self, state: HandState, action: Action) -> tuple[int, str]:
