@@ -233,7 +233,7 @@ CORNER_KILLS = [
      "table.turn.taken-card-discarded-always"),
     ("all", "typed_rules:Rules.spade_upcard_doubles:condition:4.2",
      "q.score.spade-upcard-not-doubled.oklahoma"),
-    ("rlcard", "game.state:HandState._check:planted:gin-compulsory-knock-raises",
+    ("all", "game.state:HandState._check:planted:gin-compulsory-knock-raises",
      "proc.corner.gin-compulsory-no-knock-with-deadwood.rlcard"),
     ("pagat", "game.actions:_parse_melds:planted:card-twice-in-a-meld-parsed",
      "proc.corner.declare-card-twice-in-a-meld-is-malformed.pagat"),
