@@ -14,6 +14,7 @@ from ginspec.conformance.cases import load_cases
 from ginspec.conformance.cli import main
 from ginspec.conformance.generate.suite import SUITE_DIR
 from ginspec.conformance.mutation.operators import OPERATORS, mutate, sites
+from ginspec.conformance.mutation.planted import planted, planted_mutants
 from ginspec.conformance.mutation.run import (
     Budget,
     adapter_for,
@@ -173,7 +174,7 @@ def test_every_argued_equivalent_names_a_generated_mutant_and_a_known_adapter() 
 
 def test_bench_mutants_refuses_an_unknown_mutant_id(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["bench", "mutants", "--profile", "openspiel", "--mutant", "melds:nosuch:x:1.0"]) == 2
-    assert "--mutant: no generated mutant 'melds:nosuch:x:1.0'" in capsys.readouterr().err
+    assert "--mutant: no generated or planted mutant 'melds:nosuch:x:1.0'" in capsys.readouterr().err
 
 
 def test_saved_runs_merge_a_rerun_of_survivors_over_the_first_run() -> None:
@@ -229,8 +230,28 @@ CORNER_KILLS = [
      "proc.corner.wall-play-on-without-knock.rlcard"),
     ("all", "table.table_adjudicate:_blocked:condition:150.0",
      "sys.table-adjudicate.ace-high-past-layoff"),
+    ("colony", "game.state:HandState._wall_take_ok:condition:73.2",
+     "proc.corner.wall-take-to-turn-over.colony"),
+    ("all", "table.table_state:TableState._check:condition:178.2",
+     "table.turn.taken-card-discarded-always"),
+    ("all", "typed_rules:Rules.spade_upcard_doubles:condition:4.2",
+     "q.score.spade-upcard-not-doubled.oklahoma"),
+    ("all", "game.state:HandState._check:planted:gin-compulsory-knock-raises",
+     "proc.corner.gin-compulsory-no-knock-with-deadwood.rlcard"),
+    ("pagat", "game.actions:_parse_melds:planted:card-twice-in-a-meld-parsed",
+     "proc.corner.declare-card-twice-in-a-meld-is-malformed.pagat"),
+    ("pagat", "game.actions:_parse_action:planted:bare-verb-argument-ignored",
+     "proc.corner.pass-with-a-card-is-malformed.pagat"),
+    ("colony", "game.state:HandState._wall_take_ok:planted:colony-wall-reads-discard-taken-card",
+     "proc.corner.wall-take-to-turn-over.colony"),
+    ("all", "adjudicate:adjudicate_position:planted:no-big-gin-candidate",
+     "q.adjudicate.big-gin-beats-gin.wikipedia"),
+    ("serbian-online", "table.table_state:TableState._candidates:planted:over-falls-through",
+     "table.over.no-legal-actions"),
 ]
-"""Survivors of the 2026-12-02 and 2026-12-05 measurements and the corner case that kills each
+"""Survivors of the 2026-12-02 and 2026-12-05 measurements, and the eight misses of the
+independent run of issue 28 (generated mutants where the operators make the change, planted ones
+of ``conformance/mutation/planted.py`` where they do not), with the corner case that kills each
 (docs/conformance/mutation.md)."""
 
 
@@ -243,8 +264,29 @@ def test_the_corner_cases_pass_on_the_reference_and_kill_their_survivors() -> No
     reference = ReferenceAdapter()
     runner = Runner(reference, reference.hello())
     assert all(runner.run_case(c).status == "pass" for c in cases.values())
-    by_id = {s.id: s for s in _mutants()}
+    by_id = {s.id: s for s in [*_mutants(), *planted_mutants()]}
     for profile, mutant, case_id in CORNER_KILLS:
         got = run_one(by_id[mutant], lambda p=profile: adapter_for(p), [cases[case_id]], [], 60,
                       Budget(0, 0, ()))
         assert (got.status, got.case) == ("killed", case_id), (mutant, got)
+
+
+def test_a_planted_mutant_replaces_its_text_once_and_is_switched_like_a_generated_one() -> None:
+    from ginspec.conformance.generate.scripted import standard
+    from ginspec.reference.game import HandState, rules_for_profile
+
+    spec = next(s for s in planted_mutants() if s.name == "bare-verb-argument-ignored")
+    assert spec.id == "game.actions:_parse_action:planted:bare-verb-argument-ignored"
+    assert spec.site.family == "planted" and spec.to_json()["id"] == spec.id
+    state = HandState.new(standard(), rules_for_profile("pagat")).apply("take-upcard")
+    refusal = state.rejection("pass 3C")
+    assert refusal is not None and refusal.code.value == "MALFORMED_ACTION"
+    switch = Switch(spec)
+    switch.on()
+    try:
+        refusal = state.rejection("pass 3C")
+        assert refusal is not None and refusal.code.value == "WRONG_PHASE"
+    finally:
+        switch.off()
+    with pytest.raises(ValueError, match="occurs 0 times"):
+        planted("game.actions", "_parse_action", "x", "no such text", "pass")

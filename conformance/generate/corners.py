@@ -41,7 +41,14 @@ from ginspec.conformance.generate.scripted import (
     to_the_wall,
 )
 from ginspec.conformance.generate.systems import system_case
-from ginspec.conformance.generate.table import THREE, Script, TableCaseError, _drain, _src
+from ginspec.conformance.generate.table import (
+    THREE,
+    Script,
+    TableCaseError,
+    _drain,
+    _src,
+    _three_knocked,
+)
 from ginspec.reference.game import Deal
 from ginspec.reference.game.deal import split_deck
 from ginspec.spec.cards import card_str
@@ -460,7 +467,150 @@ def override_corners() -> Iterator[Case]:
         source=_table_source("TABLE.LAYOFF-ORIGINAL"))
 
 
+def _query_case(case_id: str, what: str, args: dict[str, Any], expect: dict[str, Any], *,
+                profile: str, overrides: dict[str, Any], clauses: list[str], decides: list[str],
+                blame: str, description: str) -> Case:
+    """A ``what`` question with its hand-written answer, checked against the reference (a
+    declaration's melds in any order)."""
+
+    got = ReferenceAdapter().query(what, args, profile, overrides)
+    differs = [k for k, v in expect.items() if k != "declaration" and got.get(k) != v]
+    if differs or ("declaration" in expect and sorted(map(sorted, got.get("declaration", [])))
+                   != sorted(map(sorted, expect["declaration"]))):
+        raise CornerError(f"{case_id}: the spec says {expect}, the reference {got}")
+    return Case.make(
+        id=case_id, kind="query", origin="query", description=description,
+        clauses=known(clauses), decides=known(decides), profile=profile, overrides=overrides,
+        requires=[f"query.{what}"], source={"generator": GENERATOR, "blame": blame},
+        query={"what": what, **args}, expect=expect)
+
+
+def mutation_run_corners() -> Iterator[Case]:
+    """The eight misses of the independent mutation run (issue 28; docs/conformance/mutation.md):
+    answers to valid requests that no case asked for.
+
+    * KNOCK.GIN-COMPULSORY under rlcard (gin compulsory, eleven-card start): player 1 holds
+      AC 2C 3C 4C / 7D 7H 7S / JS QS KS and 3D; gin is his by throwing 3D, so a knock with AC
+      (3D's 3 left, within the limit) and a plain discard are refused GIN_COMPULSORY, and the
+      gin knock is his only legal action;
+    * ACTION.GRAMMAR: ``pass`` takes no argument, so ``pass 3C`` is malformed whatever the phase
+      (refused MALFORMED_ACTION where ``pass`` is legal and where it is not); a meld names each
+      card once, so ``declare 2C 3C 4C 4C / ...`` is malformed, not a declaration of a non-meld;
+    * WALL.LAST-CHANCE under colony (``take_and_knock_any_discard``, ``only_at_wall``): the dealer
+      holds 8C 8D 8H / 9D 9H 9S and AD AH 2D 3H (7); the wall discard KC fits nothing, and only
+      turning it over as the knock card leaves him within the limit (any other discard leaves
+      14 or more): take-discard is legal, then ``knock KC`` is his only action;
+    * TABLE.TURN with ``discard_taken_card = always`` at serbian-online's table: the first seat
+      takes QD and may discard it at once, or knock with it (2C's 2 left);
+    * SHOWDOWN.BEST-PLAY and SCORE.BIG-GIN with ``big_gin_bonus = 31`` (wikipedia; gin bonus
+      25): eleven melded cards 2C-6C / 7D 7H 7S / JS QS KS against 30 are ruled big gin, 31 + 30
+      = 61, which beats gin after a discard (25 + 30 = 55);
+    * OKLAHOMA.SPADES with ``spade_double = off``: a knock of 7 undercut by 5 under a spade
+      upcard scores 2 + 10 (oklahoma's undercut bonus) = 12, not doubled;
+    * ACTION.PHASE at the table: a finished table hand has no legal actions (phase ``over``,
+      nobody acts).
+    """
+    deal = Deal.from_hands("2C 3C 4C 7D 7H 7S JS QS KS 3D AC", DEALER, None, "", 0)
+    yield scripted(
+        "proc.corner.gin-compulsory-no-knock-with-deadwood.rlcard",
+        "gin is compulsory: holding gin after the deal, player 1 may not knock with deadwood "
+        "(AC thrown, 3D's 3 left) nor discard; the gin knock with 3D is his only action",
+        profile="rlcard", deals=[deal],
+        steps=[refused(1, "knock AC", "GIN_COMPULSORY", "KNOCK.GIN-COMPULSORY"),
+               refused(1, "discard AC", "GIN_COMPULSORY", "KNOCK.GIN-COMPULSORY"),
+               ok(1, "knock 3D", "KNOCK.GIN")],
+        points=[at(0, "KNOCK.GIN-COMPULSORY", phase="discard", to_act=1,
+                   legal_actions=["knock 3D"]),
+                at(2, phase="discard", to_act=1, hand_sizes=[10, 11]),
+                at(3, phase="declare", to_act=1)],
+        clauses=["ELEVEN.FIRST-TURN", "KNOCK.LIMIT"], violates=["KNOCK.GIN-COMPULSORY"])
+    deal = standard()
+    yield scripted(
+        "proc.corner.pass-with-a-card-is-malformed.pagat",
+        "pass takes no argument: 'pass 3C' is malformed, both while the upcard is offered "
+        "(where pass is legal) and after the take (where it is not)",
+        profile="pagat", deals=[deal],
+        steps=[refused(1, "pass 3C", "MALFORMED_ACTION", "ACTION.GRAMMAR"),
+               ok(1, "take-upcard", "FIRST.UPCARD-OFFER"),
+               refused(1, "pass 3C", "MALFORMED_ACTION", "ACTION.GRAMMAR"),
+               ok(1, "discard QD", "TURN.DISCARD")],
+        points=[at(1, phase="offer-non-dealer", to_act=1, hand_sizes=[10, 10]),
+                at(3, phase="discard", to_act=1, hand_sizes=[10, 11])],
+        clauses=["FIRST.UPCARD-OFFER"], violates=["ACTION.GRAMMAR"])
+    yield scripted(
+        "proc.corner.declare-card-twice-in-a-meld-is-malformed.pagat",
+        "a meld names each card once: 'declare 2C 3C 4C 4C / ...' is malformed "
+        "(MALFORMED_ACTION), not a declared group that is no meld",
+        profile="pagat", deals=[deal],
+        steps=[ok(1, "take-upcard", "FIRST.UPCARD-OFFER"), ok(1, "knock QD", "KNOCK.ELIGIBLE"),
+               refused(1, "declare 2C 3C 4C 4C / 7D 7H 7S / JS QS KS", "MALFORMED_ACTION",
+                       "ACTION.GRAMMAR"),
+               ok(1, f"declare {MELDS_1}", "SHOWDOWN.DECLARATION")],
+        points=[at(3, phase="declare", to_act=1), at(4, phase="defender-meld", to_act=0)],
+        clauses=["KNOCK.PROCEDURE"], violates=["ACTION.GRAMMAR"])
+    dealer = "8C 8D 8H 9D 9H 9S AD AH 2D 3H"
+    base = Deal.from_hands(NON_DEALER, dealer, UPCARD, "", 0)
+    rest = [c for c in stock_cards(base) if c != "KC"]
+    deal = Deal.from_hands(NON_DEALER, dealer, UPCARD, " ".join([*rest[:WALL_DRAWS - 1], "KC"]),
+                           0)
+    steps = to_the_wall(deal)
+    n = len(steps)
+    yield scripted(
+        "proc.corner.wall-take-to-turn-over.colony",
+        "at colony's wall the dealer may take the wall discard KC although only knocking with "
+        "KC itself (turning it over) keeps him within the limit; then that knock is his only "
+        "action",
+        profile="colony", deals=[deal],
+        steps=[*steps, ok(0, "take-discard", "WALL.LAST-CHANCE"),
+               ok(0, "knock KC", "WALL.LAST-CHANCE")],
+        points=[at(n, "WALL.LAST-CHANCE", phase="wall", to_act=0, stock_size=2,
+                   discard_top="KC", legal_actions=["pass", "take-discard"]),
+                at(n + 1, "WALL.LAST-CHANCE", phase="wall-knock", to_act=0, hand_sizes=[11, 10],
+                   legal_actions=["knock KC"]),
+                at(n + 2, phase="declare", to_act=0)],
+        clauses=["WALL.END", "TURN.DISCARD-TAKEN", "KNOCK.LIMIT"], decides=["WALL.LAST-CHANCE"])
+    s = Script.of_hands(THREE, "QD", "3C", discard_taken_card="always")
+    s.act("take-discard").check(phase="discard", to_act=0, hand_sizes=[8, 7, 7],
+                                legal=["discard QD", "knock QD"])
+    s.act("discard QD").check(phase="draw", to_act=1, discard_top="QD", hand_sizes=[7, 7, 7])
+    yield s.case("table.turn.taken-card-discarded-always", "endgame",
+                 "discard_taken_card = always at the table: the card just taken from the pile "
+                 "may be discarded at once, or knocked with", _src("TABLE.TURN"),
+                 extra=("TABLE.TURN",))
+    yield _query_case(
+        "q.adjudicate.big-gin-beats-gin.wikipedia", "adjudicate",
+        {"knocker": ["2C", "3C", "4C", "5C", "6C", "7D", "7H", "7S", "JS", "QS", "KS"],
+         "defender": ["8C", "8D", "8H", "9D", "9H", "9S", "4H", "6D", "KH", "QD"]},
+        {"outcome": "big_gin", "deadwood": {"knocker": 0, "defender": 30},
+         "points": {"knocker": 61, "defender": 0},
+         "declaration": [["2C", "3C", "4C", "5C", "6C"], ["7D", "7H", "7S"], ["JS", "QS", "KS"]],
+         "layoffs": []},
+        profile="wikipedia", overrides={"big_gin_bonus": 31},
+        clauses=["SHOWDOWN.BEST-PLAY", "KNOCK.BIG-GIN", "KNOCK.BIG-GIN-SHAPE", "SCORE.BIG-GIN",
+                 "LAYOFF.AFTER-GIN"], decides=["SHOWDOWN.BEST-PLAY", "SCORE.BIG-GIN"],
+        blame="SCORE.BIG-GIN",
+        description="big_gin_bonus = 31: eleven melded cards against 30 are ruled big gin, 61 "
+        "points, not gin after a discard (55)")
+    yield _query_case(
+        "q.score.spade-upcard-not-doubled.oklahoma", "score",
+        {"outcome": "knock", "knocker_deadwood": 7, "defender_deadwood": 5, "upcard": "7S"},
+        {"points": [0, 12], "undercut": True, "boxes": [0, 1]},
+        profile="oklahoma", overrides={"spade_double": "off"},
+        clauses=["OKLAHOMA.SPADES", "SCORE.UNDERCUT"], decides=["OKLAHOMA.SPADES"],
+        blame="OKLAHOMA.SPADES",
+        description="spade_double = off under Oklahoma: a spade upcard doubles nothing; the "
+        "undercut scores 2 + 10")
+    s = _three_knocked().act("declare 7H 8H 9H / KC KD KS", "meld 4C 4D 4S", "done",
+                             "meld 3S 3D 3H", "done")
+    s.check(phase="over", to_act=None, legal_actions=[])
+    yield s.case("table.over.no-legal-actions", "endgame",
+                 "three players: once the table hand is over nobody acts and there are no legal "
+                 "actions", _src("TABLE.REJECTION"),
+                 {"outcome": "knock", "knocker": 0, "winner": 0, "deadwood": [2, 28, 26],
+                  "penalties": [0, 26, 24]})
+
+
 def corner_cases() -> list[Case]:
     return [*hand_corners(), *wall_corners(), *table_corners(), *penalty_corners(),
             *adjudicate_corners(), *match_corners(), *setting_corners(), *rule_corners(),
-            *override_corners()]
+            *override_corners(), *mutation_run_corners()]

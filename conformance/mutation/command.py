@@ -19,6 +19,7 @@ from typing import Any, Final
 
 from ginspec.conformance.cases import load_cases
 from ginspec.conformance.generate.suite import SUITE_DIR
+from ginspec.conformance.mutation.planted import planted_mutants
 from ginspec.conformance.mutation.run import (
     ALL,
     Budget,
@@ -184,8 +185,8 @@ def run(args: argparse.Namespace) -> int:
     if args.out is not None:  # checked before the run, not after it: name length too
         check_writable(args.out, MutationError, "--out")
 
-    specs = chosen(mutants(), args.only) if args.only else sample(mutants(), args.sample,
-                                                                   args.seed)
+    specs = chosen([*mutants(), *planted_mutants()], args.only) if args.only else \
+        sample(mutants(), args.sample, args.seed)
     suite = load_cases([SUITE_DIR])
     budget = Budget(hands=args.hands or Budget.hands, queries=args.hands or Budget.queries)
     rows, results = [], {}
@@ -214,7 +215,7 @@ def chosen(specs: list[Any], ids: list[str]) -> list[Any]:
     by_id = {s.id: s for s in specs}
     unknown = [i for i in ids if i not in by_id]
     if unknown:
-        raise MutationError(f"--mutant: no generated mutant {unknown[0]!r}")
+        raise MutationError(f"--mutant: no generated or planted mutant {unknown[0]!r}")
     wanted = set(ids)
     return [s for s in specs if s.id in wanted]
 

@@ -102,6 +102,10 @@ class MutantSpec:
         s = self.site
         return f"{self.target.module}:{self.target.qualname}:{s.family}:{s.index}.{s.variant}"
 
+    def function_node(self) -> ast.FunctionDef:
+        """The mutated function's syntax tree."""
+        return mutate(self.target.node, self.site)
+
     def to_json(self) -> dict[str, Any]:
         return {"id": self.id, "module": self.target.module, "function": self.target.qualname,
                 "line": self.site.line, "family": self.site.family,
@@ -162,7 +166,7 @@ def _code_in(code: CodeType, name: str) -> CodeType:
 def compile_mutant(spec: MutantSpec) -> CodeType:
     """The code object of the mutated function (same free variables as the original)."""
     target = spec.target
-    func = mutate(target.node, spec.site)
+    func = spec.function_node()
     body: ast.stmt = func
     if target.owner is not None:
         body = ast.ClassDef(name=target.owner, bases=[], keywords=[], body=[func],
