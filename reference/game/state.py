@@ -669,7 +669,7 @@ class HandState:
         dd = sum(card_value(c, ace) for c in cards_of(self.dead[1 - k]))
         kind: Literal["knock", "gin", "big_gin"] = (
             "big_gin" if self.big_gin else "gin" if self.gin else "knock")
-        score = score_hand(kind, kd, dd, self.rules.params, upcard=self.upcard)
+        score = score_hand(kind, kd, dd, self.rules, upcard=self.upcard)
         d = 1 - k
         winner = None if score.winner is None else (k if score.winner == "knocker" else d)
         self.result = HandResult(
