@@ -256,26 +256,6 @@ def _logged(rules: Rules) -> Rules:
     return _LoggedRules(**values)
 
 
-class LoggedMapping(Mapping[str, Value]):
-    """A ruleset mapping whose reads are logged (the suite builder's own reads of a profile's
-    values, e.g. whether a result has boxes)."""
-
-    def __init__(self, values: Mapping[str, Value]) -> None:
-        self._values = values
-
-    def __getitem__(self, name: str) -> Value:
-        note_reads(name)
-        return self._values[name]
-
-    def __iter__(self) -> Iterator[str]:
-        note_reads(*self._values)
-        return iter(self._values)
-
-    def __len__(self) -> int:
-        return len(self._values)
-
-
-
 def game_rules(params: Mapping[str, Value] | None = None, name: str | None = None) -> Rules:
     """The typed rules of a Ruleset or a mapping (missing names default; unknown names, bad
     values and impossible combinations raise ParameterError)."""

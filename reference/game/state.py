@@ -298,7 +298,7 @@ class HandState:
             raise GinspecError("nobody has knocked: there is no showdown to rule on")
         declared = None if self.declaration is None else \
             [list(m.cards) for m in self.declaration.melds]
-        return adjudicate(self.hand(k), self.hand(1 - k), self.rules.params,
+        return adjudicate(self.hand(k), self.hand(1 - k), self.rules,
                           knocker_melds=declared, upcard=self.upcard, big_gin=self.big_gin)
 
     def __repr__(self) -> str:
