@@ -23,9 +23,9 @@ from ginspec.reference.game.state import Phase
 from ginspec.reference.meld_rules import MeldRules
 from ginspec.reference.melds import all_melds, min_deadwood, optimal_arrangements
 from ginspec.reference.scoring import score_hand
+from ginspec.reference.typed_rules import Rules, rules_for_profile
 from ginspec.spec.cards import card_str, card_value, cards_of, parse_card, parse_cards
 from ginspec.spec.errors import CardError
-from ginspec.spec.profiles import ruleset
 
 BIG_HAND = 13
 """The run-rule mutants leave queries about more cards than this alone: the reference's minimum
@@ -53,16 +53,16 @@ class ParameterMutant(Mutant):
     def wrong(self, right: Any) -> Any:
         raise NotImplementedError
 
-    def applies(self, values: Mapping[str, Any]) -> bool:
-        """Whether the engine plays the wrong value under this ruleset (everywhere, unless a
+    def applies(self, rules: Rules) -> bool:
+        """Whether the engine plays the wrong value under these rules (everywhere, unless a
         mutant says otherwise)."""
         return True
 
     def _mutate(self, profile: str | None, overrides: Mapping[str, Any]) -> dict[str, Any]:
-        values = ruleset(profile or "pagat", dict(overrides))
-        if not self.applies(values):
+        rules = rules_for_profile(profile or "pagat", dict(overrides))
+        if not self.applies(rules):
             return dict(overrides)
-        return {**overrides, self.name: self.wrong(values[self.name])}
+        return {**overrides, self.name: self.wrong(getattr(rules, self.name))}
 
     def query(self, what: str, args: Mapping[str, Any], profile: str | None,
               overrides: Mapping[str, Any]) -> JSONObject:
@@ -253,8 +253,8 @@ class WrapAroundRuns(ParameterMutant):
     def wrong(self, right: Any) -> Any:
         return True
 
-    def applies(self, values: Mapping[str, Any]) -> bool:
-        return bool(values["ace_high_runs"])
+    def applies(self, rules: Rules) -> bool:
+        return rules.ace_high_runs
 
     def query(self, what: str, args: Mapping[str, Any], profile: str | None,
               overrides: Mapping[str, Any]) -> JSONObject:
@@ -435,7 +435,7 @@ class ElevenOpeningNoKnock(Mutant):
 
     def new_hand(self, profile: str, overrides: Mapping[str, Any], deal: Mapping[str, Any]) -> None:
         super().new_hand(profile, overrides, deal)
-        self.opening = ruleset(profile, dict(overrides))["first_turn"] == "eleven_card_start"
+        self.opening = rules_for_profile(profile, dict(overrides)).eleven_card_start
 
     def new_match(self, profile: str, overrides: Mapping[str, Any],
                   deals: Sequence[Mapping[str, Any]]) -> None:
@@ -547,7 +547,7 @@ class DealInBlocks(Mutant):
                 deal: Mapping[str, Any]) -> dict[str, Any]:
 
         deck = [str(c) for c in deal["deck"]]
-        if ruleset(profile, dict(overrides))["first_turn"] == "eleven_card_start":
+        if rules_for_profile(profile, dict(overrides)).eleven_card_start:
             rebuilt = Deal.from_hands(" ".join(deck[:11]), " ".join(deck[11:21]), None,
                                       " ".join(deck[21:]))
         else:
@@ -594,8 +594,8 @@ class HollywoodEveryWinInAllGames(Mutant):
               overrides: Mapping[str, Any]) -> JSONObject:
         if what != "hollywood":
             return super().query(what, args, profile, overrides)
-        rules = ruleset(profile or "hollywood", dict(overrides))
-        target = int(rules["game_target"])
+        rules = rules_for_profile(profile or "hollywood", dict(overrides))
+        target = rules.game_target
         games = [[0, 0] for _ in range(3)]
         boxes = [[0, 0] for _ in range(3)]
         for entry in args["hands"]:
@@ -611,8 +611,8 @@ class HollywoodEveryWinInAllGames(Mutant):
         if not over:
             return {"games": games, "over": False}
         return {"games": games, "over": True,  # match.scores: each game's bonuses
-                "box_points": [[n * int(rules["box_bonus"]) for n in b] for b in boxes],
-                "game_bonus": [int(rules["game_bonus"])] * 3}
+                "box_points": [[n * rules.box_bonus for n in b] for b in boxes],
+                "game_bonus": [rules.game_bonus] * 3}
 
 
 class NextDealerWrong(ParameterMutant):
@@ -632,10 +632,10 @@ class BoxesTowardTargetFlipped(ParameterMutant):
     name = "boxes_count_toward_target"
 
     def _mutate(self, profile: str | None, overrides: Mapping[str, Any]) -> dict[str, Any]:
-        values = dict(ruleset(profile or "pagat", dict(overrides)))
-        if not values["box_bonus"]:  # no box points: nothing to count (and the flip is invalid)
+        rules = rules_for_profile(profile or "pagat", dict(overrides))
+        if not rules.box_bonus:  # no box points: nothing to count (and the flip is invalid)
             return dict(overrides)
-        return {**overrides, self.name: not values[self.name]}
+        return {**overrides, self.name: not rules.boxes_count_toward_target}
 
 
 class ExtraBoxesIgnored(ParameterMutant):
@@ -655,8 +655,8 @@ class OklahomaPlayedTo100(ParameterMutant):
     name = "game_target"
 
     def _mutate(self, profile: str | None, overrides: Mapping[str, Any]) -> dict[str, Any]:
-        values = dict(ruleset(profile or "pagat", dict(overrides)))
-        return {**overrides, "game_target": 100} if values["oklahoma"] else dict(overrides)
+        rules = rules_for_profile(profile or "pagat", dict(overrides))
+        return {**overrides, "game_target": 100} if rules.oklahoma else dict(overrides)
 
 
 class LayoffsAgainstGinFlipped(ParameterMutant):
@@ -695,10 +695,10 @@ class CompareBeforeLayoffs(Mutant):
                 or not answer.get("layoffs"):
             return answer
 
-        rules = ruleset(profile or "pagat", dict(overrides))
+        rules = rules_for_profile(profile or "pagat", dict(overrides))
         laid = sum(card_value(parse_card(t)) for t in answer["layoffs"])
         knocker, defender = answer["deadwood"]["knocker"], answer["deadwood"]["defender"] + laid
-        outcome = outcome_of("knock", knocker, defender, str(rules["undercut_on_tie"]))
+        outcome = outcome_of("knock", knocker, defender, rules.undercut_on_tie)
         hand = score_hand("knock", knocker, defender, rules)
         return {**answer, "outcome": outcome,
                 "points": {"knocker": hand.knocker, "defender": hand.defender}}
@@ -933,7 +933,7 @@ class TablePrizeWindowHalved(Mutant):
     def query(self, what: str, args: Mapping[str, Any], profile: str | None,
               overrides: Mapping[str, Any]) -> JSONObject:
         if what == "prize":
-            window = int(ruleset(profile or "serbian-online", dict(overrides))["prize_window"])
+            window = rules_for_profile(profile or "serbian-online", dict(overrides)).prize_window
             overrides = {**overrides, "prize_window": window // 2}
         return super().query(what, args, profile, overrides)
 

@@ -32,7 +32,7 @@ from ginspec.reference.layoffs import (
 )
 from ginspec.reference.melds import Cards, Meld, MeldKind, check_meld, min_deadwood, to_mask
 from ginspec.reference.scoring import hand_points, knock_limit_for, score_hand
-from ginspec.reference.typed_rules import game_rules
+from ginspec.reference.typed_rules import Rules, to_rules
 from ginspec.reference.vocabulary import KNOCKER, GoingOut, Outcome
 from ginspec.spec.cards import Card, card_str, cards_of, check_card
 from ginspec.spec.clauses import implements
@@ -394,8 +394,9 @@ def _ruling(
 
 
 def check_ruleset(ruleset: object) -> None:
-    """Refuse a ``ruleset`` that is not a mapping of parameters (e.g. a profile's name)."""
-    if not isinstance(ruleset, Mapping):
+    """Refuse a ``ruleset`` that is neither Rules nor a mapping of parameters (e.g. a profile's
+    name)."""
+    if not isinstance(ruleset, Rules | Mapping):
         raise ParameterError(f"ruleset: expected a Ruleset such as ruleset('pagat') or a mapping of "
                              f"parameters, got {type(ruleset).__name__} {ruleset!r}")
 
@@ -419,26 +420,27 @@ def meld_lists(melds: object) -> list[list[Card]]:
 
 
 def position_from_ruleset(
-    knocker: Iterable[Card], defender: Iterable[Card], ruleset: Mapping[str, Value],
+    knocker: Iterable[Card], defender: Iterable[Card], ruleset: Rules | Mapping[str, Value],
     upcard: Card | None = None,
 ) -> Position:
-    """A :class:`Position` under a ruleset (a profile's parameter values)."""
-    if game_rules(ruleset).knock_limit_from_upcard and upcard is None:
+    """A :class:`Position` under typed rules or a ruleset (a profile's parameter values)."""
+    typed = to_rules(ruleset)
+    if typed.knock_limit_from_upcard and upcard is None:
         raise ParameterError("oklahoma: give the upcard (--upcard); it sets the knock limit")
-    rules = ShowdownRules.from_params(ruleset).with_limit(knock_limit_for(ruleset, upcard))
+    rules = ShowdownRules.from_params(typed.params).with_limit(knock_limit_for(typed, upcard))
 
     def points(kind: GoingOut, knocker_dw: int, defender_dw: int) -> tuple[int, int]:
-        return hand_points(kind, knocker_dw, defender_dw, ruleset, upcard)
+        return hand_points(kind, knocker_dw, defender_dw, typed, upcard)
 
     def clauses(kind: GoingOut, knocker_dw: int, defender_dw: int) -> tuple[str, ...]:
-        return score_hand(kind, knocker_dw, defender_dw, ruleset, upcard=upcard).clauses
+        return score_hand(kind, knocker_dw, defender_dw, typed, upcard=upcard).clauses
 
-    return Position(tuple(knocker), tuple(defender), rules, points,
-                    str(ruleset.get("undercut_on_tie", "undercut")), clauses)
+    return Position(tuple(knocker), tuple(defender), rules, points, typed.undercut_on_tie,
+                    clauses)
 
 
 def adjudicate(
-    knocker: Cards, defender: Cards, ruleset: Mapping[str, Value], *,
+    knocker: Cards, defender: Cards, ruleset: Rules | Mapping[str, Value], *,
     knocker_melds: Sequence[Sequence[Card]] | None = None, upcard: Card | None = None,
     big_gin: bool = False,
 ) -> Ruling:

@@ -15,16 +15,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
-from functools import lru_cache
 from typing import Any, Final, Literal
 
-from ginspec.reference.typed_rules import Rules, RuleValues, game_rules
+from ginspec.reference.typed_rules import Rules, to_rules
 from ginspec.reference.vocabulary import GoingOut, Player, Side
 from ginspec.spec.cards import Card
 from ginspec.spec.clauses import implements
 from ginspec.spec.errors import GinspecError
-from ginspec.spec.parameters import Value, complete
-from ginspec.spec.profiles import Ruleset
+from ginspec.spec.parameters import Value
 
 OUTCOME_CODES: Final[dict[str, int]] = {"knock": 0, "gin": 1, "big_gin": 2}
 """The integer code of each outcome, as :func:`hand_score_terms` takes it."""
@@ -140,17 +138,8 @@ def hand_score_terms(
 # --- Oklahoma -------------------------------------------------------------------------------------
 
 
-def _typed(rules: Rules | Mapping[str, Value]) -> Rules:
-    if isinstance(rules, Rules):
-        return rules
-    if isinstance(rules, RuleValues):  # the values of typed rules: those rules
-        return rules.rules
-    return _ruleset_rules(rules) if isinstance(rules, Ruleset) else game_rules(rules)
-
-
-@lru_cache(maxsize=64)
-def _ruleset_rules(rules: Ruleset) -> Rules:
-    return game_rules(rules)
+_typed = to_rules
+"""The typed rules of a function's ``rules`` argument (converted once, at the boundary)."""
 
 
 @implements("OKLAHOMA.KNOCK-LIMIT", "OKLAHOMA.ACE", "KNOCK.LIMIT", "STRAIGHT.GIN-ONLY")
@@ -210,22 +199,16 @@ VOID_HAND: Final = HandScore("void", 0, 0, None, False, False, 0, 0, ("SCORE.VOI
 """The score of a void hand (the wall was reached): nothing for anybody (SCORE.VOID)."""
 
 
-def _rule_values(rules: Mapping[str, Value]) -> Mapping[str, Value]:
-    """Every parameter's value: a Ruleset and the values of typed rules (``Rules.params``) are
-    already complete and validated; any other mapping is checked and completed with the
-    defaults."""
-    return rules if isinstance(rules, Ruleset | RuleValues) else complete(rules)
-
-
 @implements("MATCH.BOX", "MATCH.EXTRA-BOXES")
-def boxes_for(rules: Mapping[str, Value], outcome: GoingOut, undercut: bool, doubled: bool) -> int:
+def boxes_for(rules: Rules | Mapping[str, Value], outcome: GoingOut, undercut: bool,
+              doubled: bool) -> int:
     """Boxes earned by the winner of a hand: one box, plus with ``extra_boxes`` one more for an
     undercut and two more for gin or big gin (doubled on a spade deal); with
     ``spade_double=hand_and_boxes`` the ordinary box doubles on a spade deal too."""
-    values = _rule_values(rules)
-    base = 2 if doubled and values["spade_double"] == "hand_and_boxes" else 1
+    typed = _typed(rules)
+    base = 2 if doubled and typed.spade_double == "hand_and_boxes" else 1
     extra = 0
-    if values["extra_boxes"]:
+    if typed.extra_boxes:
         extra = 1 if undercut else (2 if outcome in ("gin", "big_gin") else 0)
         if doubled:
             extra *= 2
@@ -236,7 +219,7 @@ def score_hand(
     outcome: GoingOut,
     knocker_deadwood: int,
     defender_deadwood: int,
-    rules: Mapping[str, Value],
+    rules: Rules | Mapping[str, Value],
     *,
     upcard: Card | None = None,
 ) -> HandScore:
@@ -245,30 +228,30 @@ def score_hand(
     ``upcard`` is the hand's first upcard; it matters only under Oklahoma (spade doubling).
     Raises :class:`ScoringError` for inputs no legal hand produces, ParameterError for bad rules.
     """
-    values = _rule_values(rules)
+    typed = _typed(rules)
     if outcome not in OUTCOME_CODES:
         raise ScoringError(f"unknown outcome {outcome!r} (knock, gin or big_gin)")
     for name, dw in (("knocker", knocker_deadwood), ("defender", defender_deadwood)):
         if isinstance(dw, bool) or not isinstance(dw, int) or dw < 0:
             raise ScoringError(f"{name} deadwood must be a non-negative integer, got {dw!r}")
-    if outcome == "knock" and knocker_deadwood == 0 and not values["knocker_may_lay_off"]:
+    if outcome == "knock" and knocker_deadwood == 0 and not typed.knocker_may_lay_off:
         # Only the knocker's own layoffs (LAYOFF.KNOCKER) can bring a knock's deadwood to 0.
         raise ScoringError("a knock with no deadwood is gin (KNOCK.GIN): use outcome gin")
     if outcome != "knock" and knocker_deadwood != 0:
         raise ScoringError(f"{outcome} needs knocker deadwood 0, got {knocker_deadwood}")
-    if outcome == "big_gin" and values["big_gin_bonus"] == 0:
+    if outcome == "big_gin" and typed.big_gin_bonus == 0:
         raise ScoringError("big gin is not played under this ruleset (big_gin_bonus=0)")
-    doubled = spade_doubles(values, upcard)
+    doubled = spade_doubles(typed, upcard)
     terms = hand_score_terms(
         INTS, OUTCOME_CODES[outcome], knocker_deadwood, defender_deadwood,
-        **_used_values(values, outcome, knocker_deadwood, defender_deadwood), doubled=doubled,
+        **_used_values(typed, outcome, knocker_deadwood, defender_deadwood), doubled=doubled,
     )
     winner: Side | None = (
         "knocker" if terms.knocker_wins else "defender" if terms.defender_wins else None
     )
     clauses = _trail(outcome, knocker_deadwood, defender_deadwood, bool(terms.undercut), winner,
                      doubled)
-    boxes = boxes_for(values, outcome, bool(terms.undercut), doubled) if winner else 0
+    boxes = boxes_for(typed, outcome, bool(terms.undercut), doubled) if winner else 0
     return HandScore(
         outcome=outcome,
         knocker=int(terms.knocker),
@@ -282,7 +265,7 @@ def score_hand(
     )
 
 
-def _used_values(values: Mapping[str, Value], outcome: GoingOut, kd: int, dd: int) -> dict[str, Any]:
+def _used_values(rules: Rules, outcome: GoingOut, kd: int, dd: int) -> dict[str, Any]:
     """The scoring values :func:`hand_score_terms` uses for this hand, each read only where its
     clause applies: the undercut bonus where the defender may undercut (SCORE.UNDERCUT), the tie
     rule on a tie (SCORE.TIE), the gin or big-gin bonus for that outcome (SCORE.GIN,
@@ -291,12 +274,12 @@ def _used_values(values: Mapping[str, Value], outcome: GoingOut, kd: int, dd: in
     the values it reads and no other (conformance/CASES.md, "What a case depends on")."""
     knock = outcome == "knock"
     return {
-        "gin_bonus": values["gin_bonus"] if outcome == "gin" else 0,
-        "big_gin_bonus": values["big_gin_bonus"] if outcome == "big_gin" else 0,
-        "undercut_bonus": values["undercut_bonus"] if knock and kd >= dd else 0,
-        "tie": TIE_CODES[str(values["undercut_on_tie"])] if knock and kd == dd else 0,
+        "gin_bonus": rules.gin_bonus if outcome == "gin" else 0,
+        "big_gin_bonus": rules.big_gin_bonus if outcome == "big_gin" else 0,
+        "undercut_bonus": rules.undercut_bonus if knock and kd >= dd else 0,
+        "tie": TIE_CODES[rules.undercut_on_tie] if knock and kd == dd else 0,
         "zero_cancels": (not knock and dd == 0
-                         and values["layoff_after_gin"] == "allowed_zero_cancels"),
+                         and rules.layoff_after_gin == "allowed_zero_cancels"),
     }
 
 
@@ -325,7 +308,7 @@ def hand_points(
     kind: GoingOut,
     knocker_deadwood: int,
     defender_deadwood: int,
-    rules: Mapping[str, Value],
+    rules: Rules | Mapping[str, Value],
     upcard: Card | None = None,
 ) -> tuple[int, int]:
     """``(knocker points, defender points)`` of a hand: :func:`score_hand` in short."""
@@ -463,22 +446,22 @@ def final_scores(rules: Rules | Mapping[str, Value], tally: MatchTally) -> Match
 
 
 @implements("MATCH.NEXT-DEALER", "WALL.REDEAL")
-def next_dealer(rules: Mapping[str, Value], dealer: Player, hand: HandScore,
+def next_dealer(rules: Rules | Mapping[str, Value], dealer: Player, hand: HandScore,
                 knocker: Player | None) -> Player:
     """Who deals the next hand of the game.
 
     After a void hand, or a hand nobody won, ``redeal_dealer`` decides (same or passes); after a
     hand with a winner, ``next_dealer`` (loser, winner or alternate).
     """
-    values = _rule_values(rules)
+    typed = _typed(rules)
     if dealer not in (0, 1):
         raise ScoringError(f"dealer must be player 0 or 1, got {dealer!r}")
     if hand.winner is None:
-        return dealer if values["redeal_dealer"] == "same" else 1 - dealer
+        return dealer if typed.redeal_dealer == "same" else 1 - dealer
     if knocker not in (0, 1):
         raise ScoringError(f"knocker must be player 0 or 1, got {knocker!r}")
     hand_winner = knocker if hand.winner == "knocker" else 1 - knocker
-    rule = values["next_dealer"]
+    rule = typed.next_dealer
     if rule == "winner":
         return hand_winner
     if rule == "loser":

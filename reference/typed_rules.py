@@ -18,18 +18,17 @@ accepted and ignored.
 
 from __future__ import annotations
 
-from collections import ChainMap
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field, fields
 from functools import cached_property, lru_cache
-from typing import Any
+from typing import Any, cast
 
-from ginspec.reference.layoffs import ShowdownRules
+from ginspec.reference.layoffs import LayoffAfterGin, LayoffChain, ShowdownRules
 from ginspec.reference.meld_rules import MeldRules
 from ginspec.spec.errors import ParameterError
 from ginspec.spec.parameters import Value, check_combination, complete, parameters, value_text
-from ginspec.spec.profiles import ruleset
+from ginspec.spec.profiles import Ruleset, ruleset
 
 
 class RuleValues(dict[str, Value]):
@@ -137,12 +136,23 @@ class Rules:
 
     @cached_property
     def meld_rules(self) -> MeldRules:
-        return MeldRules.from_params(self.params)
+        """The meld legality and card values ("MELD.RUN.ACE-LOW", "MELD.RUN.NO-WRAP")."""
+        return MeldRules(ace_high_runs=self.ace_high_runs, wraparound_runs=self.wraparound_runs,
+                         ace_value=self.ace_value)
 
     @cached_property
     def showdown(self) -> ShowdownRules:
         """The showdown rules with limit 10: an engine replaces the limit per hand."""
-        return ShowdownRules.from_params(ChainMap({"knock_limit": 10}, self.params))
+        return ShowdownRules(
+            knock_limit=10,
+            layoff_chain=cast(LayoffChain, self.layoff_chain),
+            layoff_after_gin=cast(LayoffAfterGin, self.layoff_after_gin),
+            knocker_may_lay_off=self.knocker_may_lay_off,
+            knocker_must_meld_maximally=self.knocker_must_meld_maximally,
+            big_gin=self.big_gin_bonus > 0,
+            meld_rules=MeldRules(ace_high_runs=self.ace_high_runs,
+                                 wraparound_runs=self.wraparound_runs, ace_value=self.ace_value),
+        )
 
     def __repr__(self) -> str:
         return f"Rules(name={self.name!r})"
@@ -246,26 +256,6 @@ def _logged(rules: Rules) -> Rules:
     return _LoggedRules(**values)
 
 
-class LoggedMapping(Mapping[str, Value]):
-    """A ruleset mapping whose reads are logged (the suite builder's own reads of a profile's
-    values, e.g. whether a result has boxes)."""
-
-    def __init__(self, values: Mapping[str, Value]) -> None:
-        self._values = values
-
-    def __getitem__(self, name: str) -> Value:
-        note_reads(name)
-        return self._values[name]
-
-    def __iter__(self) -> Iterator[str]:
-        note_reads(*self._values)
-        return iter(self._values)
-
-    def __len__(self) -> int:
-        return len(self._values)
-
-
-
 def game_rules(params: Mapping[str, Value] | None = None, name: str | None = None) -> Rules:
     """The typed rules of a Ruleset or a mapping (missing names default; unknown names, bad
     values and impossible combinations raise ParameterError)."""
@@ -276,6 +266,26 @@ def game_rules(params: Mapping[str, Value] | None = None, name: str | None = Non
     check_combination(values)
     rules = Rules(**values, name=label)  # type: ignore[arg-type]
     return _logged(rules) if _READS else rules
+
+
+def to_rules(rules: Rules | Mapping[str, Value]) -> Rules:
+    """``rules`` typed, converted once at a function's boundary: :class:`Rules` as they are, the
+    values of typed rules (:attr:`Rules.params`) their rules, a Ruleset or a mapping through
+    :func:`game_rules` (a Ruleset's typed rules are cached)."""
+    if isinstance(rules, Rules):
+        return rules
+    if isinstance(rules, RuleValues):
+        return rules.rules
+    if isinstance(rules, Ruleset):
+        typed = _ruleset_rules(rules)
+        return _logged(typed) if _READS else typed
+    return game_rules(rules)
+
+
+@lru_cache(maxsize=64)
+def _ruleset_rules(rules: Ruleset) -> Rules:
+    with reads_paused():  # the cache keeps plain rules
+        return game_rules(rules)
 
 
 @lru_cache(maxsize=64)

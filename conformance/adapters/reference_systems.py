@@ -22,13 +22,14 @@ from ginspec.reference.systems.results import Result, Won
 from ginspec.reference.systems.three import ThreeGame
 from ginspec.reference.table import prize_split, table_penalties, table_winner
 from ginspec.reference.table.table_adjudicate import adjudicate_table
+from ginspec.reference.typed_rules import Rules, to_rules
 from ginspec.spec.cards import card_str, parse_card, parse_cards
 from ginspec.spec.errors import GinspecError
-from ginspec.spec.profiles import Ruleset, ruleset
+from ginspec.spec.profiles import ruleset
 
 
-def _rules(what: str, profile: str | None, overrides: Mapping[str, Any]) -> Ruleset:
-    return ruleset(profile or str(QUERY_KINDS[what].default_profile), dict(overrides))
+def _rules(what: str, profile: str | None, overrides: Mapping[str, Any]) -> Rules:
+    return to_rules(ruleset(profile or str(QUERY_KINDS[what].default_profile), dict(overrides)))
 
 
 def _result(entry: Sequence[Any]) -> Result:
@@ -42,10 +43,10 @@ def _result(entry: Sequence[Any]) -> Result:
 def system(args: Mapping[str, Any], profile: str | None,
            overrides: Mapping[str, Any]) -> JSONObject:
     try:
-        rules = ruleset(profile or "pagat", dict(overrides))
+        rules = to_rules(ruleset(profile or "pagat", dict(overrides)))
     except GinspecError:
         return {"valid": False}
-    return {"valid": True, "game_system": rules["game_system"], "players": rules["players"]}
+    return {"valid": True, "game_system": rules.game_system, "players": rules.players}
 
 
 def table_penalty(args: Mapping[str, Any], profile: str | None,
@@ -53,8 +54,8 @@ def table_penalty(args: Mapping[str, Any], profile: str | None,
     rules = _rules("table-penalty", profile, overrides)
     try:
         res = table_penalties(int(args["knocker"]), [int(d) for d in args["deadwood"]],
-                              int(rules["gin_bonus"]), int(rules["undercut_bonus"]),
-                              rules["undercut_on_tie"] == "undercut")
+                              rules.gin_bonus, rules.undercut_bonus,
+                              rules.undercut_on_tie == "undercut")
     except GinspecError as exc:  # an input no legal table hand gives (PROTOCOL.md)
         return {"error": True, "message": str(exc)}
     return {"outcome": res.kind, "winner": res.winner, "penalties": list(res.penalties)}
@@ -68,14 +69,14 @@ def prize(args: Mapping[str, Any], profile: str | None,
     if totals.count(low) != 1:
         return {"error": True, "message": "the lowest total is shared: the game is not over"}
     split = prize_split(int(args["pool"]), totals, totals.index(low),
-                        int(rules["prize_winner_share"]), int(rules["prize_window"]))
+                        rules.prize_winner_share, rules.prize_window)
     return {"winner": split.winner, "shares": list(split.shares)}
 
 
 def table_game(args: Mapping[str, Any], profile: str | None,
                overrides: Mapping[str, Any]) -> JSONObject:
     rules = _rules("table-game", profile, overrides)
-    limit = int(rules["penalty_limit"])
+    limit = rules.penalty_limit
     hands = [[int(p) for p in h] for h in args["hands"]]
     totals = [0] * len(hands[0])
     for k, pens in enumerate(hands):

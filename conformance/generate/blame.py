@@ -26,7 +26,7 @@ from ginspec.reference.game.state import Phase
 from ginspec.reference.layoffs import ShowdownRules, best_defence
 from ginspec.reference.melds import Meld, all_melds, check_meld, min_deadwood, min_deadwood_after_discard
 from ginspec.reference.scoring import ScoringError, knock_limit_for, score_hand
-from ginspec.reference.typed_rules import game_rules
+from ginspec.reference.typed_rules import Rules, to_rules
 from ginspec.spec.cards import card_str, card_value, cards_of, mask_of, parse_card
 from ginspec.spec.clauses import registry
 from ginspec.spec.errors import CardError, GinspecError
@@ -503,7 +503,7 @@ def _knock_blame(query: Mapping[str, Any], params: Mapping[str, Any],
     deadwood = answer.get("deadwood")
     tight = isinstance(deadwood, int) and (deadwood - limit in (0, 1) or limit == 0)
     return {"deadwood": "KNOCK.ELIGIBLE", "best_discards": "KNOCK.ELIGIBLE",
-            "can_knock": _limit_clause(game_rules(params)) if tight else "KNOCK.ELIGIBLE",
+            "can_knock": _limit_clause(_rules_of(params)) if tight else "KNOCK.ELIGIBLE",
             "gin": "KNOCK.GIN", "big_gin": "KNOCK.BIG-GIN"}
 
 
@@ -604,13 +604,13 @@ def _score_blame(query: Mapping[str, Any], params: Mapping[str, Any],
     boxes, MATCH.EXTRA-BOXES's). A knock with no deadwood is no legal hand because the knocker
     may not lay off (LAYOFF.KNOCKER: only his own layoffs could bring a knock to 0)."""
     if query.get("outcome") == "knock" and query.get("knocker_deadwood") == 0 \
-            and answer.get("error") and not params.get("knocker_may_lay_off"):
+            and answer.get("error") and not _rules_of(params).knocker_may_lay_off:
         return {"error": "LAYOFF.KNOCKER"}
     trail = _scored(query, params, str(query["outcome"]), int(query["knocker_deadwood"]),
                     int(query["defender_deadwood"]))
     if not trail:
         return {}
-    boxes = "MATCH.EXTRA-BOXES" if params.get("extra_boxes") else "MATCH.BOX"
+    boxes = "MATCH.EXTRA-BOXES" if _rules_of(params).extra_boxes else "MATCH.BOX"
     return {"points": trail["points"], "winner": trail["outcome"], "undercut": trail["outcome"],
             "boxes": boxes}
 
@@ -647,7 +647,7 @@ def _adjudicate_blame(query: Mapping[str, Any], params: Mapping[str, Any],
             out["points"] = points
     laid = answer.get("layoffs") if "layoffs" in answer else _ruled_layoffs(query, params)
     if isinstance(deadwood, Mapping) and outcome in ("knock", "undercut", "tie") and laid:
-        ace = int(params.get("ace_value", parameters()["ace_value"].default))
+        ace = _rules_of(params).ace_value
         before = deadwood["defender"] + sum(card_value(parse_card(c), ace) for c in laid)
         knocker = deadwood["knocker"]
         if (knocker < before) != (knocker < deadwood["defender"]) or \
@@ -822,7 +822,7 @@ def _match_blame(query: Mapping[str, Any], params: Mapping[str, Any],
             won += hand.winner is not None
         out[f"running_scores[{i}]"] = "MATCH.BOX-TARGET" if rules.box_bonus and boxes \
             else "MATCH.CUMULATIVE"
-    if boxes != won and params.get("extra_boxes"):
+    if boxes != won and rules.extra_boxes:
         out["box_points"] = "MATCH.EXTRA-BOXES"
     return out
 
@@ -855,5 +855,5 @@ _QUERY_BLAME: dict[str, Any] = {
 """The rule the reference applies to each field of a query kind's answer, by ``what``."""
 
 
-def _rules_of(params: Mapping[str, Any]) -> Any:
-    return game_rules(params)
+def _rules_of(params: Mapping[str, Any]) -> Rules:
+    return to_rules(params)

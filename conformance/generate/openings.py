@@ -28,6 +28,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
+from ginspec.reference.typed_rules import Rules, to_rules
+
 TAKE_21: Final = "take-21"
 DRAW_22: Final = "draw-22"
 ENDS_TURN: Final = ("discard", "knock")
@@ -94,11 +96,13 @@ def _ends_take(rest: Sequence[Mapping[str, Any]], dealer: int) -> bool:
 
 
 def translate(steps: Sequence[Mapping[str, Any]], deck: Sequence[str], dealer: int,
-              source: Mapping[str, Any], target: Mapping[str, Any]) -> Opening | str:
+              source: Rules | Mapping[str, Any], target: Rules | Mapping[str, Any]
+              ) -> Opening | str:
     """The opening of ``steps`` (played under the parameter values ``source``) for the values
     ``target``, or why there is none. Only ``first_turn`` decides; ``discard_take_cap`` must be
     off on a plain side of take-21."""
-    have, want = str(source["first_turn"]), str(target["first_turn"])
+    source, target = to_rules(source), to_rules(target)
+    have, want = source.first_turn, target.first_turn
     found = classify(steps, dealer, have)
     if found is None:
         return "its opening has no equivalent under another first turn"
@@ -111,9 +115,9 @@ def translate(steps: Sequence[Mapping[str, Any]], deck: Sequence[str], dealer: i
         if card == [deck[20]]:
             return "the non-dealer plays card 21 itself, which is taken, not dealt, under " \
                    "another first turn (TURN.DISCARD)"
-        capped = [v for v in (source, target) if int(v.get("discard_take_cap", 0))]
+        capped = [v.discard_take_cap for v in (source, target) if v.discard_take_cap]
         if capped and "plain" in (have, want):
-            return f"discard_take_cap={capped[0]['discard_take_cap']} counts the takes from " \
+            return f"discard_take_cap={capped[0]} counts the takes from " \
                    "the pile, and a plain first turn's take is one (TURN.TAKE-CAP)"
     players = {"N": 1 - dealer, "D": dealer}
     new = tuple({"player": players[who], "action": action, "expect": "accepted",

@@ -17,6 +17,7 @@ from ginspec.conformance.cases import Case
 from ginspec.conformance.generate.common import id_cards, id_params, oracle_rules, text_cards
 from ginspec.reference.meld_rules import MeldRules
 from ginspec.reference.melds import all_melds, analyse_discards, check_meld, optimal_arrangements
+from ginspec.reference.typed_rules import to_rules
 from ginspec.spec.cards import Card, parse_cards, sort_key
 from ginspec.spec.errors import GinspecError
 
@@ -230,7 +231,7 @@ def meld_case(cards: list[Card], params: Mapping[str, Any]) -> Case:
 def knock_case(cards: list[Card], params: Mapping[str, Any]) -> Case:
     """Knock and gin eligibility of an 11-card hand: the best discard decides (KNOCK.ELIGIBLE)."""
     rules = _meld_rules(params)
-    limit = int(params.get("knock_limit", 10))
+    limit = to_rules(params).knock_limit
     ref = analyse_discards(cards, rules)
     orc_rules = oracle_rules(params)
     after = oracle.deadwood_after_discard(cards, orc_rules)

@@ -50,7 +50,7 @@ from ginspec.conformance.generate.blame import (
 )
 from ginspec.conformance.generate.openings import Opening, translate
 from ginspec.conformance.generate.playouts import action_clause, engine_player
-from ginspec.reference.typed_rules import LoggedMapping, recording_reads
+from ginspec.reference.typed_rules import reads_paused, recording_reads, to_rules
 from ginspec.spec.clauses import registry
 from ginspec.spec.errors import GinspecError
 from ginspec.spec.parameters import parameters, value_text
@@ -265,7 +265,7 @@ def _drop_boxes(result: dict[str, Any] | None, profile: str,
 
     if result is None or "boxes" not in result:
         return result
-    if LoggedMapping(values_of(profile, overrides)).get("box_bonus", 0):
+    if to_rules(values_of(profile, overrides)).box_bonus:
         return result
     return {k: v for k, v in result.items() if k != "boxes"}
 
@@ -501,9 +501,10 @@ def opening_for(case: Case, profile: str,
 
 def _translation(case: Case, profile: str,
                  overrides: Mapping[str, Any] | None = None) -> Opening | str | None:
-    source = values_of(str(case.profile), case.overrides)
-    target = LoggedMapping(values_of(profile, case.overrides if overrides is None else overrides))
-    if source["first_turn"] == target["first_turn"]:
+    with reads_paused():  # the case's own rules: only the target's reads are its dependencies
+        source = to_rules(values_of(str(case.profile), case.overrides))
+    target = to_rules(values_of(profile, case.overrides if overrides is None else overrides))
+    if source.first_turn == target.first_turn:
         return None
     if case.kind != "hand":
         return "the openings of a match's hands are not rewritten"

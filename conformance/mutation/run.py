@@ -39,8 +39,8 @@ from ginspec.conformance.mutation.witness import (
     hand_difference,
 )
 from ginspec.conformance.runner import Runner, skip_reason
+from ginspec.reference.typed_rules import rules_for_profile
 from ginspec.spec.errors import GinspecError
-from ginspec.spec.profiles import ruleset
 
 ALL: Final = "all"
 """The profile name of the adapter that declares every profile and override."""
@@ -236,7 +236,7 @@ def sample(specs: Sequence[MutantSpec], size: int | None, seed: int) -> list[Mut
 def two_player_profiles() -> tuple[str, ...]:
     """The profiles the two-player engine plays (the mutated modules are its rules)."""
 
-    return tuple(p for p in profile_names() if ruleset(p, {})["game_system"] in
+    return tuple(p for p in profile_names() if rules_for_profile(p).game_system in
                  ("single", "hollywood"))
 
 

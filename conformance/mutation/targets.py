@@ -69,7 +69,8 @@ FEEDERS: Final = ("suit_tables.", "meld_rules.", "typed_rules.", "layoffs:Showdo
 """Targets that run while a memoised value is computed: their mutants clear the caches on
 every switch (others need not: a cached value never runs their code)."""
 
-CACHES: Final = (("suit_tables", "_build_suit_tables"), ("typed_rules", "_profile_rules"))
+CACHES: Final = (("suit_tables", "_build_suit_tables"), ("typed_rules", "_profile_rules"),
+                  ("typed_rules", "_ruleset_rules"))
 """The reference's memoised functions (module, name): cleared on every switch."""
 
 

@@ -11,6 +11,7 @@ from typing import TextIO
 from ginspec.reference.cli.args import UsageError, parse_melds
 from ginspec.reference.cli.console import print_table
 from ginspec.reference.table.table_adjudicate import TableRuling, adjudicate_table
+from ginspec.reference.typed_rules import to_rules
 from ginspec.spec.cards import parse_card, parse_cards
 from ginspec.spec.errors import GinspecError, ParameterError
 from ginspec.spec.parameters import Value, parse_assignment
@@ -40,11 +41,11 @@ def run_table(args: argparse.Namespace) -> int:
     for text in args.set:
         name, value = parse_assignment(text)
         overrides[name] = value
-    base = ruleset(args.profile, overrides)
-    if base["game_system"] != "table":
+    system = to_rules(ruleset(args.profile, overrides)).game_system
+    if system != "table":
         raise ParameterError(
             f"--profile {args.profile}: not the table game (game_system = "
-            f"{base['game_system']}); use serbian-online, or --set game_system=table")
+            f"{system}); use serbian-online, or --set game_system=table")
     if "players" in overrides and overrides["players"] != len(hands):
         raise UsageError(f"--set players={overrides['players']}, but {len(hands)} seats were "
                          "given with --hand")

@@ -15,6 +15,7 @@ from ginspec.reference.systems.play import play_system
 from ginspec.reference.table import table_rules
 from ginspec.reference.table.game import play_table_game
 from ginspec.reference.table.table_strategies import table_strategy
+from ginspec.reference.typed_rules import to_rules
 from ginspec.spec.profiles import parse_overrides, ruleset
 
 
@@ -37,10 +38,11 @@ def run_systems(args: argparse.Namespace) -> int | None:
     count, names = _names(args.players)
     overrides = parse_overrides(args.set)
     base = ruleset(args.profile, overrides)
-    if count is not None and count != base["players"]:
+    if count is not None and count != to_rules(base).players:
         overrides = {**overrides, "players": count}
     values = ruleset(args.profile, overrides)
-    system = values["game_system"]
+    typed = to_rules(values)
+    system = typed.game_system
     if system == "single":
         if args.players is None:
             args.players = "greedy,random"
@@ -48,9 +50,9 @@ def run_systems(args: argparse.Namespace) -> int | None:
             args.players = "greedy,greedy"
         return None
     if names is None:  # not given: greedy players in every seat of the system
-        names = ["greedy"] * int(values["players"])
-    if len(names) != values["players"]:
-        raise UsageError(f"--players: {args.players!r}: this game has {values['players']} "
+        names = ["greedy"] * typed.players
+    if len(names) != typed.players:
+        raise UsageError(f"--players: {args.players!r}: this game has {typed.players} "
                          "players")
     if system == "table":
         trace = play_table_game(table_rules(values, args.profile), args.seed,

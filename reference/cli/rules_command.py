@@ -160,7 +160,7 @@ def run(args: argparse.Namespace) -> int:
     if rules.overrides:
         print(f"Overrides: {', '.join(f'{k}={value_text(v)}' for k, v in rules.overrides.items())}")
     print()
-    print(f"Played by the {engine.name} engine, with {rules['players']} players; the "
+    print(f"Played by the {engine.name} engine, with {typed.players} players; the "
           f"{len(rules) - len(shown)} parameters it does not play are not shown.")
     print()
     width = max(len(name) for name in shown)

@@ -122,7 +122,7 @@ class MatchState:
             return self.hand.dealer
         result = self.hand.result
         assert result is not None
-        return next_dealer(self.rules.params, self.hand.dealer, result.score, result.knocker)
+        return next_dealer(self.rules, self.hand.dealer, result.score, result.knocker)
 
     # --- transitions ---------------------------------------------------------------------------
 

@@ -298,7 +298,7 @@ class HandState:
             raise GinspecError("nobody has knocked: there is no showdown to rule on")
         declared = None if self.declaration is None else \
             [list(m.cards) for m in self.declaration.melds]
-        return adjudicate(self.hand(k), self.hand(1 - k), self.rules.params,
+        return adjudicate(self.hand(k), self.hand(1 - k), self.rules,
                           knocker_melds=declared, upcard=self.upcard, big_gin=self.big_gin)
 
     def __repr__(self) -> str:
@@ -669,7 +669,7 @@ class HandState:
         dd = sum(card_value(c, ace) for c in cards_of(self.dead[1 - k]))
         kind: Literal["knock", "gin", "big_gin"] = (
             "big_gin" if self.big_gin else "gin" if self.gin else "knock")
-        score = score_hand(kind, kd, dd, self.rules.params, upcard=self.upcard)
+        score = score_hand(kind, kd, dd, self.rules, upcard=self.upcard)
         d = 1 - k
         winner = None if score.winner is None else (k if score.winner == "knocker" else d)
         self.result = HandResult(

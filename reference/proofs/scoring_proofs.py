@@ -37,6 +37,7 @@ from ginspec.reference.scoring import (
     spade_doubles,
     z3_arithmetic,
 )
+from ginspec.reference.typed_rules import to_rules
 from ginspec.spec.cards import card_value
 from ginspec.spec.formal.score_spec import (
     HAND_PARAMETERS,
@@ -46,7 +47,7 @@ from ginspec.spec.formal.score_spec import (
     legal_hand,
 )
 from ginspec.spec.formal.theorems import TheoremResult
-from ginspec.spec.parameters import Value, complete
+from ginspec.spec.parameters import Value
 from ginspec.spec.profiles import ruleset
 
 _AR = z3_arithmetic()
@@ -70,15 +71,14 @@ class _Hand:
             pre += [self.gin >= 0, self.big >= 0, self.ub >= 0, self.tie >= 0, self.tie <= 2,
                     z3.Implies(self.big == 0, self.outcome != 2)]
         else:
-            v = complete(rules)
-            self.gin, self.big, self.ub = (int(v["gin_bonus"]), int(v["big_gin_bonus"]),
-                                           int(v["undercut_bonus"]))
-            self.tie = TIE_CODES[str(v["undercut_on_tie"])]
-            self.zero_cancels = z3.BoolVal(v["layoff_after_gin"] == "allowed_zero_cancels")
-            self.lay_off = z3.BoolVal(bool(v["knocker_may_lay_off"]))
-            self.spade_rule = z3.BoolVal(bool(v["oklahoma"]) and v["spade_double"] != "off")
-            self.tie_is_undercut = z3.BoolVal(v["undercut_on_tie"] == "undercut")
-            self.tie_is_no_score = z3.BoolVal(v["undercut_on_tie"] == "no_score")
+            v = to_rules(rules)
+            self.gin, self.big, self.ub = v.gin_bonus, v.big_gin_bonus, v.undercut_bonus
+            self.tie = TIE_CODES[v.undercut_on_tie]
+            self.zero_cancels = z3.BoolVal(v.layoff_after_gin == "allowed_zero_cancels")
+            self.lay_off = z3.BoolVal(v.knocker_may_lay_off)
+            self.spade_rule = z3.BoolVal(v.oklahoma and v.spade_double != "off")
+            self.tie_is_undercut = z3.BoolVal(v.undercut_on_tie == "undercut")
+            self.tie_is_no_score = z3.BoolVal(v.undercut_on_tie == "no_score")
             if self.big == 0:
                 pre.append(self.outcome != 2)
         pre.append(z3.Implies(z3.And(self.outcome == 0, z3.Not(self.lay_off)), self.kd >= 1))
@@ -147,14 +147,14 @@ def _knock_limits(rules: Mapping[str, Value], scope: str) -> TheoremResult:
     without Oklahoma; with it, the upcard's value (2-9 pips, ten and court 10) and for an ace 1
     (``oklahoma_ace=one``) or 0 (``gin_only``) — OKLAHOMA.KNOCK-LIMIT, OKLAHOMA.ACE."""
     started = time.perf_counter()
-    v = complete(rules)
+    v = to_rules(rules)
     for upcard in [None, *range(52)]:
-        if not v["oklahoma"]:
-            want = int(v["knock_limit"])
+        if not v.oklahoma:
+            want = v.knock_limit
         elif upcard is None:
             continue  # Oklahoma needs an upcard: score_hand refuses none
         elif upcard % 13 == 0:  # OKLAHOMA.ACE: the choice's own words
-            want = {"one": 1, "gin_only": 0}[str(v["oklahoma_ace"])]
+            want = {"one": 1, "gin_only": 0}[v.oklahoma_ace]
         else:  # OKLAHOMA.KNOCK-LIMIT: the upcard's value, by the spec's CARD.VALUE (spec.cards)
             want = card_value(upcard)
         got = knock_limit_for(v, upcard)
@@ -183,8 +183,8 @@ def _spade_doubling(rules: Mapping[str, Value] | None, scope: str) -> TheoremRes
     if solver.check() != z3.unsat:
         return TheoremResult("SPADE-DOUBLING", False, "z3", scope, str(solver.model()))
     if rules is not None:
-        v = complete(rules)
-        says = bool(v["oklahoma"]) and v["spade_double"] != "off"
+        v = to_rules(rules)
+        says = v.oklahoma and v.spade_double != "off"
         for upcard in [None, *range(52)]:
             expect = says and upcard is not None and upcard // 13 == 3
             if spade_doubles(v, upcard) != expect:
@@ -194,8 +194,8 @@ def _spade_doubling(rules: Mapping[str, Value] | None, scope: str) -> TheoremRes
             for undercut in (False, True):
                 single = boxes_for(v, outcome, undercut, False)
                 double = boxes_for(v, outcome, undercut, True)
-                base = 1 + (1 if v["spade_double"] == "hand_and_boxes" else 0)
-                extra = (1 if undercut else 2 if outcome != "knock" else 0) if v["extra_boxes"] else 0
+                base = 1 + (1 if v.spade_double == "hand_and_boxes" else 0)
+                extra = (1 if undercut else 2 if outcome != "knock" else 0) if v.extra_boxes else 0
                 if single != 1 + extra or double != base + 2 * extra:
                     return TheoremResult("SPADE-DOUBLING", False, "exhaustive", scope,
                                          f"boxes {outcome} undercut={undercut}: {single}, {double}")

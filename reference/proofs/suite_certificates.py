@@ -48,6 +48,7 @@ from ginspec.reference.layoffs import ShowdownRules, as_rules, layoff_plans, tab
 from ginspec.reference.meld_rules import MeldRules
 from ginspec.reference.melds import Meld, analyse_discards, check_meld, min_deadwood, optimal_arrangements
 from ginspec.reference.scoring import knock_limit_for
+from ginspec.reference.typed_rules import to_rules
 from ginspec.spec.cards import Card, card_str, cards_of, parse_cards, rank_of
 from ginspec.spec.errors import GinspecError, MeldError
 from ginspec.spec.errors import shown as shown_value
@@ -553,7 +554,7 @@ def _answer(case: Mapping[str, Any], profile: str | None, expect: Mapping[str, A
     elif what == "declaration":
         cards = tuple(parse_cards(query["cards"]))
         cert["least"] = None
-        if params["knocker_must_meld_maximally"] and (
+        if to_rules(params).knocker_must_meld_maximally and (
                 expect.get("valid") is True or expect.get("code") == "DECLARATION_NOT_MAXIMAL"):
             q = Question(cards, formal, False, None, _least(cards, meld_rules))
             refs.append(q)

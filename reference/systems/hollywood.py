@@ -8,9 +8,15 @@ from dataclasses import dataclass
 
 from ginspec.reference.scoring import MatchResult, MatchTally, final_scores
 from ginspec.reference.systems.results import Result, SystemsError
-from ginspec.reference.typed_rules import GAME_SCORE_PARAMETERS, HAND_PARAMETERS, Engine
+from ginspec.reference.typed_rules import (
+    GAME_SCORE_PARAMETERS,
+    HAND_PARAMETERS,
+    Engine,
+    Rules,
+    to_rules,
+)
 from ginspec.spec.clauses import implements
-from ginspec.spec.parameters import Value, complete
+from ginspec.spec.parameters import Value
 
 HOLLYWOOD_ENGINE = Engine(
     "hollywood",
@@ -32,15 +38,15 @@ class HollywoodGame:
     opened: tuple[frozenset[int], frozenset[int]] = (frozenset(), frozenset())
 
     @classmethod
-    def new(cls, rules: Mapping[str, Value]) -> HollywoodGame:
-        n = int(complete(rules)["hollywood_games"])
+    def new(cls, rules: Rules | Mapping[str, Value]) -> HollywoodGame:
+        n = to_rules(rules).hollywood_games
         return cls(tuple(MatchTally() for _ in range(n)))
 
-    def is_open(self, rules: Mapping[str, Value], g: int) -> bool:
+    def is_open(self, rules: Rules | Mapping[str, Value], g: int) -> bool:
         return self.games[g].winner(rules) is None
 
     @implements("HOLLYWOOD.ENTRY", "HOLLYWOOD.GAME-END")
-    def after(self, rules: Mapping[str, Value], result: Result) -> HollywoodGame:
+    def after(self, rules: Rules | Mapping[str, Value], result: Result) -> HollywoodGame:
         """Enter a hand's result. A win opens for its winner the lowest-numbered open game he
         has not opened yet, if any; the score is then entered in every open game he has
         opened. A closed game takes no more scores; a void hand changes nothing."""
@@ -70,20 +76,20 @@ class HollywoodGame:
                                                                    frozenset(mine))
         return HollywoodGame(tuple(games), opened)
 
-    def is_over(self, rules: Mapping[str, Value]) -> bool:
+    def is_over(self, rules: Rules | Mapping[str, Value]) -> bool:
         return all(not self.is_open(rules, g) for g in range(len(self.games)))
 
-    def results(self, rules: Mapping[str, Value]) -> tuple[MatchResult, ...]:
+    def results(self, rules: Rules | Mapping[str, Value]) -> tuple[MatchResult, ...]:
         if not self.is_over(rules):
             raise SystemsError("not every game is over")
         return tuple(final_scores(rules, t) for t in self.games)
 
     @implements("HOLLYWOOD.SETTLEMENT")
-    def settlement(self, rules: Mapping[str, Value]) -> tuple[int | None, int]:
+    def settlement(self, rules: Rules | Mapping[str, Value]) -> tuple[int | None, int]:
         """``(payee, amount)`` of the whole match. per_game: each game's settlement, netted;
         games_won: the player who won fewer games pays one unit per game of difference."""
         results = self.results(rules)
-        if complete(rules)["hollywood_settlement"] == "per_game":
+        if to_rules(rules).hollywood_settlement == "per_game":
             signed = sum(r.settlement if r.payee == 0 else -r.settlement
                          for r in results if r.payee is not None)
         else:

@@ -13,9 +13,15 @@ from dataclasses import dataclass, field
 
 from ginspec.reference.scoring import MatchResult, MatchTally, final_scores
 from ginspec.reference.systems.results import Result, SystemsError
-from ginspec.reference.typed_rules import GAME_SCORE_PARAMETERS, HAND_PARAMETERS, Engine
+from ginspec.reference.typed_rules import (
+    GAME_SCORE_PARAMETERS,
+    HAND_PARAMETERS,
+    Engine,
+    Rules,
+    to_rules,
+)
 from ginspec.spec.clauses import implements
-from ginspec.spec.parameters import Value, complete
+from ginspec.spec.parameters import Value
 
 
 def team_of(seat: int) -> int:
@@ -68,7 +74,7 @@ class PartnershipGame:
     first; unchanged after a deal netted to nothing (PARTNER.TABLES)."""
 
     @implements("PARTNER.DRAW", "PARTNER.GAME")
-    def after(self, rules: Mapping[str, Value], results: Sequence[Result]) -> PartnershipGame:
+    def after(self, rules: Rules | Mapping[str, Value], results: Sequence[Result]) -> PartnershipGame:
         """Record one deal (its two table results, already replayed under replay_table).
         The team that wins the netted deal scores its points and one box."""
         if len(results) != 2:
@@ -80,7 +86,7 @@ class PartnershipGame:
             if r is not None and {r.winner, r.loser} != set(pair):
                 raise SystemsError(f"seats {r.winner} and {r.loser} are not a table of deal "
                                    f"{self.deals}")
-        if complete(rules)["partnership_draw"] == "replay_table" and None in results:
+        if to_rules(rules).partnership_draw == "replay_table" and None in results:
             raise SystemsError("partnership_draw=replay_table: a void table is replayed "
                                "before the deal is recorded")
         team, points = net(results)
@@ -95,9 +101,9 @@ class PartnershipGame:
         return PartnershipGame(MatchTally((hp[0], hp[1]), (bx[0], bx[1]), (hw[0], hw[1]),
                                           t.hands + 1), self.deals + 1, 1 - team)
 
-    def is_over(self, rules: Mapping[str, Value]) -> bool:
+    def is_over(self, rules: Rules | Mapping[str, Value]) -> bool:
         return self.tally.winner(rules) is not None
 
-    def final(self, rules: Mapping[str, Value]) -> MatchResult:
+    def final(self, rules: Rules | Mapping[str, Value]) -> MatchResult:
         """Final team totals with the game, box and shutout bonuses, and the settlement."""
         return final_scores(rules, self.tally)

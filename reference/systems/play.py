@@ -90,16 +90,16 @@ def play_system(params: Mapping[str, Value], profile: str, seed: int,
     trace: dict[str, Any] = {"system": system, "profile": profile, "seed": seed,
                              "strategies": [s.name for s in strategies], "hands": hands}
     if system == "three_player":
-        three = ThreeGame.new(rules.params)
-        while not three.is_over(rules.params) and len(hands) < max_hands:
+        three = ThreeGame.new(rules)
+        while not three.is_over(rules) and len(hands) < max_hands:
             s = three.seating
             result, record = play_hand(rules, deal(), s.first, s.second, strategies, rng)
             record.update(dealer=s.dealer, sits_out=s.sits_out)
-            three = three.after(rules.params, result)
+            three = three.after(rules, result)
             record["scores"] = list(three.tally.hand_points)
             hands.append(record)
-        if three.is_over(rules.params):
-            st = three.settlement(rules.params)
+        if three.is_over(rules):
+            st = three.settlement(rules)
             trace["result"] = {"winner": st.winner, "payments": [list(p) for p in st.payments],
                                "net": list(st.net), "shut_out": list(st.shut_out)}
         else:
@@ -107,8 +107,8 @@ def play_system(params: Mapping[str, Value], profile: str, seed: int,
         return trace
     if system == "partnership":
         part = PartnershipGame()
-        redeal = rules.params["partnership_draw"] == "replay_table"
-        while not part.is_over(rules.params) and len(hands) < max_hands:
+        redeal = rules.partnership_draw == "replay_table"
+        while not part.is_over(rules) and len(hands) < max_hands:
             results: list[Result] = []
             for a, b in tables(part.deals):
                 while True:
@@ -122,30 +122,30 @@ def play_system(params: Mapping[str, Value], profile: str, seed: int,
                 results.append(result)
             if redeal and None in results:
                 break
-            part = part.after(rules.params, results)
+            part = part.after(rules, results)
             hands[-1]["team_scores"] = list(part.tally.hand_points)
-        if part.is_over(rules.params):
-            f = part.final(rules.params)
+        if part.is_over(rules):
+            f = part.final(rules)
             trace["result"] = {"winner": f.winner, "totals": list(f.totals),
                                "settlement": f.settlement, "payee": f.payee}
         else:
             trace["result"] = None
         return trace
     if system == "hollywood":
-        holly = HollywoodGame.new(rules.params)
+        holly = HollywoodGame.new(rules)
         dealer = 0
-        while not holly.is_over(rules.params) and len(hands) < max_hands:
+        while not holly.is_over(rules) and len(hands) < max_hands:
             result, record = play_hand(rules, deal(), 1 - dealer, dealer, strategies, rng)
-            holly = holly.after(rules.params, result)
+            holly = holly.after(rules, result)
             record["games"] = [list(g.hand_points) for g in holly.games]
             hands.append(record)
             if result is not None:
-                dealer = result.loser if rules.params["next_dealer"] == "loser" else (
-                    result.winner if rules.params["next_dealer"] == "winner" else 1 - dealer)
-        if holly.is_over(rules.params):
-            payee, amount = holly.settlement(rules.params)
+                dealer = result.loser if rules.next_dealer == "loser" else (
+                    result.winner if rules.next_dealer == "winner" else 1 - dealer)
+        if holly.is_over(rules):
+            payee, amount = holly.settlement(rules)
             trace["result"] = {"payee": payee, "settlement": amount,
-                               "games": [list(r.totals) for r in holly.results(rules.params)]}
+                               "games": [list(r.totals) for r in holly.results(rules)]}
         else:
             trace["result"] = None
         return trace

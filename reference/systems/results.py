@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from ginspec.reference.game.state import HandResult
 from ginspec.reference.scoring import HandScore, score_hand
+from ginspec.reference.typed_rules import Rules
 from ginspec.spec.errors import GinspecError
 from ginspec.spec.parameters import Value
 
@@ -54,7 +55,7 @@ def result_in_seats(res: HandResult, seats: tuple[int, int]) -> Result:
     return Won(seats[w], seats[1 - w], res.points[w], res.boxes[w])
 
 
-def scored(rules: Mapping[str, Value], knocker: int, defender: int, outcome: str,
+def scored(rules: Rules | Mapping[str, Value], knocker: int, defender: int, outcome: str,
            knocker_deadwood: int, defender_deadwood: int) -> Result:
     """Score a hand with ``ginspec.reference.scoring`` and return its result."""
     score = score_hand(outcome, knocker_deadwood, defender_deadwood, rules)  # type: ignore[arg-type]

@@ -16,8 +16,9 @@ from dataclasses import dataclass
 
 from ginspec.reference.scoring import MatchTally, final_scores
 from ginspec.reference.systems.results import SystemsError
+from ginspec.reference.typed_rules import Rules, to_rules
 from ginspec.spec.clauses import implements
-from ginspec.spec.parameters import Value, complete
+from ginspec.spec.parameters import Value
 
 
 @dataclass(frozen=True)
@@ -42,17 +43,17 @@ class Tally:
         return MatchTally((self.hand_points[a], self.hand_points[b]), (self.boxes[a], self.boxes[b]),
                           (self.hands_won[a], self.hands_won[b]), 0)
 
-    def score(self, rules: Mapping[str, Value], player: int) -> int:
-        """What counts toward the target (MATCH.BOX-TARGET)."""
-        values = complete(rules)
-        extra = self.boxes[player] * int(values["box_bonus"]) \
-            if values["boxes_count_toward_target"] else 0
+    def score(self, rules: Rules | Mapping[str, Value], player: int) -> int:
+        """What counts toward the target ("MATCH.BOX-TARGET")."""
+        typed = to_rules(rules)
+        extra = self.boxes[player] * typed.box_bonus if typed.boxes_count_toward_target else 0
         return self.hand_points[player] + extra
 
-    def leader_at_target(self, rules: Mapping[str, Value]) -> int | None:
+    def leader_at_target(self, rules: Rules | Mapping[str, Value]) -> int | None:
         """The player at or over game_target (one hand scores one player, so at most one)."""
-        target = int(complete(rules)["game_target"])
-        reached = [p for p in range(len(self.hand_points)) if self.score(rules, p) >= target]
+        typed = to_rules(rules)
+        target = typed.game_target
+        reached = [p for p in range(len(self.hand_points)) if self.score(typed, p) >= target]
         if len(reached) > 1:
             raise SystemsError("two players at the target: no legal game gets here")
         return reached[0] if reached else None
@@ -72,13 +73,13 @@ class Settlement:
 
 
 @implements("SETTLE.PROPORTIONAL", "SETTLE.PAIRWISE")
-def settle(rules: Mapping[str, Value], tally: Tally) -> Settlement:
+def settle(rules: Rules | Mapping[str, Value], tally: Tally) -> Settlement:
     """Settle a finished game of two or more players (someone has reached the target)."""
-    winner = tally.leader_at_target(rules)
+    typed = to_rules(rules)
+    winner = tally.leader_at_target(typed)
     if winner is None:
         raise SystemsError("the game is not over: nobody has reached the target")
-    values = complete(rules)
-    box = int(values["box_bonus"])
+    box = typed.box_bonus
     n = len(tally.hand_points)
     payments: list[tuple[int, int, int]] = []
     shut_out: list[int] = []
@@ -86,7 +87,7 @@ def settle(rules: Mapping[str, Value], tally: Tally) -> Settlement:
         for b in range(a + 1, n):
             if winner in (a, b):
                 other = b if winner == a else a
-                res = final_scores(values, tally.pair(winner, other))
+                res = final_scores(typed, tally.pair(winner, other))
                 if res.shutout:
                     shut_out.append(other)
                 if res.payee is not None:

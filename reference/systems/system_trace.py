@@ -100,8 +100,7 @@ def check_system_trace(data: dict[str, Any], rules: Rules) -> CheckReport:
     for i, record in enumerate(hands):
         if not isinstance(record, dict):
             raise TraceError(f"hands[{i}]: expected an object")
-    params: Mapping[str, Any] = rules.params
-    system = params["game_system"]
+    system = rules.game_system
     counter = {"steps": 0, "hands": 0}
 
     def play(record: Any, first: int, second: int) -> Result:
@@ -113,11 +112,11 @@ def check_system_trace(data: dict[str, Any], rules: Rules) -> CheckReport:
     try:
         final = data.get("result")
         if system == "three_player":
-            finished = _three(hands, params, play, final)
+            finished = _three(hands, rules, play, final)
         elif system == "partnership":
-            finished = _partnership(hands, params, play, final)
+            finished = _partnership(hands, rules, play, final)
         elif system == "hollywood":
-            finished = _hollywood(hands, params, play, final)
+            finished = _hollywood(hands, rules, play, final)
         else:
             raise TraceError(f"system {system!r}: not a system this checker replays")
     except _Stop as stop:
@@ -137,10 +136,10 @@ def _final(h: int, final: Any, ours: Mapping[str, Any], clause: str) -> None:
             _same(h, final, name, value, clause)
 
 
-def _three(hands: list[Any], params: Mapping[str, Any], play: Any, final: Any) -> bool:
-    game = ThreeGame.new(params)
+def _three(hands: list[Any], rules: Rules, play: Any, final: Any) -> bool:
+    game = ThreeGame.new(rules)
     for h, record in enumerate(hands, 1):
-        if game.is_over(params):
+        if game.is_over(rules):
             raise _over(h)
         s = game.seating
         for name, seat in (("dealer", s.dealer), ("sits_out", s.sits_out)):
@@ -148,23 +147,23 @@ def _three(hands: list[Any], params: Mapping[str, Any], play: Any, final: Any) -
                 raise _Stop(TraceFinding(h, None, "deal", "WRONG_DEALER", "THREE.ROTATION",
                                     f"recorded {name} {record[name]!r}, the rotation gives "
                                     f"seat {seat}"))
-        game = game.after(params, play(record, s.first, s.second))
+        game = game.after(rules, play(record, s.first, s.second))
         _same(h, record, "scores", list(game.tally.hand_points), "THREE.GAME")
-    if not game.is_over(params):
+    if not game.is_over(rules):
         return False
-    st = game.settlement(params)
+    st = game.settlement(rules)
     _final(len(hands), final, {"winner": st.winner, "payments": [list(p) for p in st.payments],
                                "net": list(st.net), "shut_out": list(st.shut_out)},
            "SETTLE.PAIRWISE")
     return True
 
 
-def _partnership(hands: list[Any], params: Mapping[str, Any], play: Any, final: Any) -> bool:
+def _partnership(hands: list[Any], rules: Rules, play: Any, final: Any) -> bool:
     game = PartnershipGame()
-    redeal = params["partnership_draw"] == "replay_table"
+    redeal = rules.partnership_draw == "replay_table"
     h = 0
     while h < len(hands):
-        if game.is_over(params):
+        if game.is_over(rules):
             raise _over(h + 1)
         results: list[Result] = []
         for a, b in tables(game.deals):
@@ -180,33 +179,33 @@ def _partnership(hands: list[Any], params: Mapping[str, Any], play: Any, final: 
                 if result is not None or not redeal:
                     break
             results.append(result)
-        game = game.after(params, results)
+        game = game.after(rules, results)
         _same(h, hands[h - 1], "team_scores", list(game.tally.hand_points), "PARTNER.NETTING")
-    if not game.is_over(params):
+    if not game.is_over(rules):
         return False
-    f = game.final(params)
+    f = game.final(rules)
     _final(len(hands), final, {"winner": f.winner, "totals": list(f.totals),
                                "settlement": f.settlement, "payee": f.payee}, "PARTNER.GAME")
     return True
 
 
-def _hollywood(hands: list[Any], params: Mapping[str, Any], play: Any, final: Any) -> bool:
-    game = HollywoodGame.new(params)
+def _hollywood(hands: list[Any], rules: Rules, play: Any, final: Any) -> bool:
+    game = HollywoodGame.new(rules)
     dealer = 0
-    nxt = params["next_dealer"]
+    nxt = rules.next_dealer
     for h, record in enumerate(hands, 1):
-        if game.is_over(params):
+        if game.is_over(rules):
             raise _over(h)
         result = play(record, 1 - dealer, dealer)
-        game = game.after(params, result)
+        game = game.after(rules, result)
         _same(h, record, "games", [list(g.hand_points) for g in game.games], "HOLLYWOOD.ENTRY")
         if result is not None:
             dealer = result.loser if nxt == "loser" else (
                 result.winner if nxt == "winner" else 1 - dealer)
-    if not game.is_over(params):
+    if not game.is_over(rules):
         return False
-    payee, amount = game.settlement(params)
+    payee, amount = game.settlement(rules)
     _final(len(hands), final, {"payee": payee, "settlement": amount,
-                               "games": [list(r.totals) for r in game.results(params)]},
+                               "games": [list(r.totals) for r in game.results(rules)]},
            "HOLLYWOOD.SETTLEMENT")
     return True

@@ -12,9 +12,15 @@ from dataclasses import dataclass
 
 from ginspec.reference.systems.results import Result, SystemsError
 from ginspec.reference.systems.settle import Settlement, Tally, settle
-from ginspec.reference.typed_rules import GAME_SCORE_PARAMETERS, HAND_PARAMETERS, Engine
+from ginspec.reference.typed_rules import (
+    GAME_SCORE_PARAMETERS,
+    HAND_PARAMETERS,
+    Engine,
+    Rules,
+    to_rules,
+)
 from ginspec.spec.clauses import implements
-from ginspec.spec.parameters import Value, complete
+from ginspec.spec.parameters import Value
 
 THREE_PLAYER_ENGINE = Engine(
     "three-player",
@@ -37,15 +43,15 @@ class Seating:
     second: int
 
 
-def first_seating(rules: Mapping[str, Value]) -> Seating:
+def first_seating(rules: Rules | Mapping[str, Value]) -> Seating:
     """Seat 0 sits out the first hand; seat 1 plays first, seat 2 second. Seat 0 deals
     (dealer_sits_out), or seat 2 deals to seat 1 (cutthroat)."""
-    cut = complete(rules)["three_player_mode"] == "cutthroat"
+    cut = to_rules(rules).three_player_mode == "cutthroat"
     return Seating(dealer=2 if cut else 0, sits_out=0, first=1, second=2)
 
 
 @implements("THREE.ROTATION")
-def next_seating(rules: Mapping[str, Value], seating: Seating, result: Result) -> Seating:
+def next_seating(rules: Rules | Mapping[str, Value], seating: Seating, result: Result) -> Seating:
     """The seating of the next hand. After a void hand the same seating plays again; otherwise
     the loser sits out, the winner plays first and the player who sat out plays second. The
     dealer is the loser (dealer_sits_out) or the player who sat out (cutthroat)."""
@@ -54,7 +60,7 @@ def next_seating(rules: Mapping[str, Value], seating: Seating, result: Result) -
     playing = {seating.first, seating.second}
     if {result.winner, result.loser} != playing:
         raise SystemsError(f"seats {result.winner} and {result.loser} did not play this hand")
-    mode = complete(rules)["three_player_mode"]
+    mode = to_rules(rules).three_player_mode
     dealer = result.loser if mode == "dealer_sits_out" else seating.sits_out
     return Seating(dealer, result.loser, result.winner, seating.sits_out)
 
@@ -68,11 +74,11 @@ class ThreeGame:
     hands: int = 0
 
     @classmethod
-    def new(cls, rules: Mapping[str, Value]) -> ThreeGame:
+    def new(cls, rules: Rules | Mapping[str, Value]) -> ThreeGame:
         return cls(first_seating(rules), Tally.empty(3))
 
     @implements("THREE.GAME")
-    def after(self, rules: Mapping[str, Value], result: Result) -> ThreeGame:
+    def after(self, rules: Rules | Mapping[str, Value], result: Result) -> ThreeGame:
         """Record a hand; its winner scores as in a two-player game."""
         if self.is_over(rules):
             raise SystemsError("the game is over")
@@ -82,8 +88,8 @@ class ThreeGame:
             tally = tally.won(result.winner, result.points, result.boxes)
         return ThreeGame(seating, tally, self.hands + 1)
 
-    def is_over(self, rules: Mapping[str, Value]) -> bool:
+    def is_over(self, rules: Rules | Mapping[str, Value]) -> bool:
         return self.tally.leader_at_target(rules) is not None
 
-    def settlement(self, rules: Mapping[str, Value]) -> Settlement:
+    def settlement(self, rules: Rules | Mapping[str, Value]) -> Settlement:
         return settle(rules, self.tally)
