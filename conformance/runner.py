@@ -254,9 +254,10 @@ def resolve(case: Case, hello: Hello, profiles: Iterable[str] | None = None
 
 
 def engine_dealt(case: Case) -> bool:
-    """A hand the live mode wrote from an engine's own deal (its deal has the ``seed`` the
-    engine dealt it from): an engine that declares ``deal.engine`` plays it, dealing again."""
-    return case.kind == "hand" and "seed" in case.deals[0]
+    """A hand or match whose first deal has a ``seed``: one the live mode wrote from an engine's
+    own deal (the seed the engine dealt it from), or a deal check of the suite (the seed alone):
+    an engine that declares ``deal.engine`` plays it, dealing itself."""
+    return case.kind in ("hand", "match") and "seed" in case.deals[0]
 
 
 def select(
@@ -448,7 +449,7 @@ class Runner:
         # on every parameter it depends on); any other, the case's profile and overrides
         sent, overrides = (profile, case.overrides) if self.hello.rules is None else \
             (self.hello.rules.name, self.hello.rules.overrides)
-        if case.kind == "hand" and "seed" in case.deals[0]:
+        if engine_dealt(case):
             dealt = self._engine_deal(case, sent, overrides)
             if dealt is not None:
                 return dealt
@@ -526,21 +527,30 @@ class Runner:
 
     def _engine_deal(self, case: Case, profile: str,
                      overrides: Mapping[str, Any]) -> CaseResult | None:
-        """Open a hand the live mode wrote from an engine's deal (a deal with a ``seed``). An
-        engine that deals itself is sent the dealer and the seed; the deal it reports must pass
-        the deal checks (a failure blames the clause it breaks) and be the case's deck (else it
-        deals otherwise from the same seed: an error, not a verdict). Any other engine is sent
-        the deck."""
+        """Open a hand or a match whose first deal has a ``seed`` (written by the live mode from
+        an engine's deal, or a deal check of the suite). An engine that deals itself is sent the
+        dealer and the seed (``new_hand``, or ``new_match`` with that one deal: it deals every
+        hand of the match itself); the first deal it reports must pass the deal checks (a
+        failure blames the clause it breaks) and be the case's deck when the case has one (else
+        it deals otherwise from the same seed: an error, not a verdict). Any other engine is
+        sent the decks."""
         deal = case.deals[0]
+        match = case.kind == "match"
         if "deal.engine" not in self.hello.capabilities:
-            self.adapter.new_hand(profile, overrides, {"dealer": deal["dealer"],
-                                                            "deck": deal["deck"]})
+            decks = [{"dealer": d["dealer"], "deck": d["deck"]} for d in case.deals]
+            if match:
+                self.adapter.new_match(profile, overrides, decks)
+            else:
+                self.adapter.new_hand(profile, overrides, decks[0])
             return None
-        self.adapter.new_hand(profile, overrides, engine_request(deal))
+        if match:
+            self.adapter.new_match(profile, overrides, [engine_request(deal)])
+        else:
+            self.adapter.new_hand(profile, overrides, engine_request(deal))
         self._opened = True
         eleven = rules_for_profile(profile, overrides).eleven_card_start
         made, clause, message = read_engine_deal(self.adapter.dealt(), int(deal["dealer"]),
-                                                 eleven)
+                                                 eleven, first=True)
         if made is None:
             return CaseResult(case, "fail", clause, step=0, where="setup",
                               mismatch=Mismatch("deal", "a deal the rules allow", message),

@@ -258,13 +258,16 @@ class LiveMachine(Lockstep):
     def _engine_deal(self, dealer: int) -> Deal:
         """The deal the adapter made (deal.engine), checked against the deal clauses."""
         data = self._call("dealt")
-        deal, clause, message = read_engine_deal(data, dealer, self.run.game_rules.eleven_card_start)
+        first = not self.trace.steps
+        deal, clause, message = read_engine_deal(data, dealer, self.run.game_rules.eleven_card_start,
+                                                 first=first)
         if deal is None:
-            if not self.trace.steps:
-                # the first deal: the case is a hand dealt by the engine from the same seed,
-                # which the runner checks again (it records the deal the engine reported)
-                self.trace = Trace("hand", self.deal_seed, [{"dealer": dealer,
-                                                             "seed": self.deal_seed}],
+            if first:
+                # the first deal of a hand or of a match: the case is a hand or a match dealt by
+                # the engine from the same seed (the engine deals the first hand of a match on
+                # its own path), which the runner checks again; it records the deal reported
+                self.trace = Trace(self.trace.kind, self.deal_seed,
+                                   [{"dealer": dealer, "seed": self.deal_seed}],
                                    dealt=json.dumps(data, separators=(",", ":")))
             self.trace.checkpoint = {"after": len(self.trace.steps), "clause": clause}
             self._diverge(f"live.deal.{clause}", message, clause, fatal=True)
