@@ -664,10 +664,12 @@ def scenario_key(case: Case) -> str:
 def owners(cases: Sequence[Case], profiles: Sequence[str]) -> dict[str, dict[str, str]]:
     """Case ID -> the profiles it carries expectations for. Cases that play one scenario (the
     same ruling under several profiles, say) share it out: each keeps its own profile, the
-    first keeps the rest, so an engine plays one scenario once."""
+    first keeps the rest, so an engine plays one scenario once. A case with no deck (an
+    engine's own deal, ``deal.engine``) is no scenario the reference can replay: it keeps the
+    rulesets it was written with."""
     groups: dict[str, list[Case]] = {}
     for case in cases:
-        if case.kind in GAME_KINDS and case.profile is not None:
+        if case.kind in GAME_KINDS and case.profile is not None and "deck" in case.deals[0]:
             groups.setdefault(scenario_key(case), []).append(case)
     out: dict[str, dict[str, str]] = {}
     for group in groups.values():
