@@ -32,14 +32,14 @@ class OwnDeal(ReferenceAdapter):
         order = list(range(52))
         random.Random(deal["seed"]).shuffle(order)
         self.deck, self.dealer = [card_str(c) for c in order], int(deal["dealer"])
+        self.eleven = rules_for_profile(profile, dict(overrides)).eleven_card_start
         super().new_hand(profile, overrides, {"dealer": self.dealer, "deck": self.deck})
 
     def dealt(self) -> JSONObject:
-        d, deck = self.dealer, self.deck
-        hands: list[list[str]] = [[], []]
-        hands[1 - d], hands[d] = deck[0:20:2], deck[1:20:2]  # DEAL.DECK-ORDER
-        return {"dealer": d, "hands": hands, "upcard": deck[20],
-                "stock": deck[21:-2] if self.short else deck[21:]}
+        out = report(self.deck, self.dealer, self.eleven)  # DEAL.DECK-ORDER
+        if self.short:
+            out["stock"] = out["stock"][:-2]
+        return out
 
 
 class OwnDealNoDiscardOfTakenCard(OwnDeal):
@@ -105,7 +105,8 @@ class OwnDealMatch(ReferenceAdapter):
     is sent (the live mode and the suite's deal checks send one) and ``k``; without a seed, from
     a fixed one. ``dealt`` reports the hand being played."""
 
-    fifty_at_match_start = False
+    short_hand: int | None = None
+    """The hand of every match (0 the first) this engine deals from 50 cards, or None."""
 
     def hello(self) -> Hello:
         h = super().hello()
@@ -138,8 +139,8 @@ class OwnDealMatch(ReferenceAdapter):
         assert isinstance(game, _EngineMatch)
         deck, dealer = game.hands_dealt[-1]
         out = report(deck, dealer, self.eleven)
-        if self.fifty_at_match_start and len(game.hands_dealt) == 1:
-            out["stock"] = out["stock"][:-2]  # the first hand of a match: a cut from 50 cards
+        if len(game.hands_dealt) - 1 == self.short_hand:
+            out["stock"] = out["stock"][:-2]  # a cut from 50 cards
         return out
 
 
@@ -148,4 +149,4 @@ class FiftyCardMatchStart(OwnDealMatch):
     the pack: DEAL.SHUFFLE); single hands and the later hands of a match are dealt right. A
     real engine had this defect, on a path that single-hand play never reaches."""
 
-    fifty_at_match_start = True
+    short_hand = 0
