@@ -24,7 +24,7 @@ import hashlib
 import time
 import traceback
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Final
 
@@ -83,7 +83,8 @@ class CaseResult:
     step: int | None = None
     """Index of the step (or checkpoint ``after`` count) where the run diverged."""
     where: str = ""
-    """``query``, ``step``, ``checkpoint``, ``result`` or ``setup``."""
+    """``query``, ``step``, ``checkpoint``, ``result``, ``setup`` (the first deal of an engine
+    that deals itself) or ``deal`` (a later deal of its match)."""
     mismatch: Mismatch | None = None
     suspects: tuple[str, ...] = ()
     """Other clauses that may explain the failure (the clauses deciding a wrong result, the
@@ -449,10 +450,13 @@ class Runner:
         # on every parameter it depends on); any other, the case's profile and overrides
         sent, overrides = (profile, case.overrides) if self.hello.rules is None else \
             (self.hello.rules.name, self.hello.rules.overrides)
+        later: dict[int, Mapping[str, Any]] = {}
         if engine_dealt(case):
             dealt = self._engine_deal(case, sent, overrides)
             if dealt is not None:
                 return dealt
+            if "deal.engine" in self.hello.capabilities:  # the later deals the engine makes
+                later = {int(d["after"]): d for d in case.deals[1:] if "after" in d}
         elif case.kind == "hand":
             self.adapter.new_hand(sent, overrides, case.deals[0])
         elif case.kind == "table-hand":
@@ -493,6 +497,10 @@ class Runner:
             if not hasattr(verdict, "accepted"):
                 raise AdapterFault(f"apply returned {verdict!r}, not a Verdict", kind="protocol")
             if verdict.accepted is True and step["expect"] == "accepted":
+                if later and i + 1 in later:  # the engine dealt the next hand of the match
+                    wrong = self._deal_checked(case, later[i + 1], sent, overrides, first=False)
+                    if wrong is not None:
+                        return replace(wrong, step=i + 1, profile=profile)
                 continue  # the common step: accepted as expected (check_verdict's first case)
             bad = check_verdict(step["expect"], verdict.accepted, verdict.code, self.codes)
             if bad:
@@ -548,16 +556,26 @@ class Runner:
         else:
             self.adapter.new_hand(profile, overrides, engine_request(deal))
         self._opened = True
+        return self._deal_checked(case, deal, profile, overrides, first=True)
+
+    def _deal_checked(self, case: Case, deal: Mapping[str, Any], profile: str,
+                      overrides: Mapping[str, Any], *, first: bool) -> CaseResult | None:
+        """Ask an engine that deals itself for the deal it made (``dealt``): a failure of the
+        clause it breaks, an error when it is not the case's deck (the engine deals otherwise
+        from the same seed), else None. A later deal of a match (``first`` False) is
+        ``where="deal"``, its dealer the one the rules name (MATCH.NEXT-DEALER)."""
         eleven = rules_for_profile(profile, overrides).eleven_card_start
         made, clause, message = read_engine_deal(self.adapter.dealt(), int(deal["dealer"]),
-                                                 eleven, first=True)
+                                                 eleven, first=first)
+        where = "setup" if first else "deal"
         if made is None:
-            return CaseResult(case, "fail", clause, step=0, where="setup",
+            return CaseResult(case, "fail", clause, step=0, where=where,
                               mismatch=Mismatch("deal", "a deal the rules allow", message),
                               profile=profile)
         if "deck" in deal and made.tokens() != list(deal["deck"]):
+            seed = case.deals[0]["seed"]
             return CaseResult(case, "error", where="adapter", profile=profile,
-                              message=f"deal.engine: from seed {deal['seed']} the engine dealt "
+                              message=f"deal.engine: from seed {seed} the engine dealt "
                               "other cards than it did when the case was written (its deal is "
                               "not a function of the seed)")
         return None

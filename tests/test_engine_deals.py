@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 from conformance_fakes.own_deal import FiftyCardMatchStart, OwnDealMatch
+from ginspec.conformance.adapters.base import Verdict
 from ginspec.conformance.adapters.reference import ReferenceAdapter
 from ginspec.conformance.cases import Case, load_cases
 from ginspec.conformance.generate.suite import SUITE_DIR
@@ -134,12 +135,58 @@ class SecondHandShort(OwnDealMatch):
 def test_the_live_mode_checks_every_later_deal_of_a_match(tmp_path: Path) -> None:
     """An engine that deals every hand right: the live mode asks and checks the deal of the
     later hands of its matches and finds nothing. One that deals the second hand of a match
-    from 50 cards is caught there, on DEAL.SHUFFLE."""
+    from 50 cards is caught there, on DEAL.SHUFFLE, and the case written fails again: the
+    engine deals the first hand again from the seed, plays it, and is asked for the second
+    deal after the same step. The first hand's deck is the engine's; the second, none."""
     engine = CountingDeals()
     code, text, written = _live(engine, tmp_path / "good", 30, "pagat")
     assert code == 0 and not written, text
     assert engine.later > 0
-    code, text, written = _live(SecondHandShort(), tmp_path / "bad", 30, "pagat")
+    bad = SecondHandShort()
+    code, text, written = _live(bad, tmp_path / "bad", 30, "pagat")
     assert code == 1 and "DEAL.SHUFFLE" in text, text
     [case] = load_cases(written)
-    assert case.kind == "match" and case.steps  # the first hand was played before it
+    assert case.kind == "match" and case.steps and "deal.engine" in case.requires
+    first, second = case.deals
+    assert set(first) == {"dealer", "deck", "seed"} and set(second) == {"dealer", "seed", "after"}
+    assert second["after"] == len(case.steps)
+    again = Runner(bad, bad.hello()).run_case(case)
+    assert (again.status, again.culprit, again.where, again.step) == \
+        ("fail", "DEAL.SHUFFLE", "deal", len(case.steps)), again
+    good = OwnDealMatch()
+    assert Runner(good, good.hello()).run_case(case).status == "pass"
+
+
+class NoDiscardOfTakenCardInMatches(OwnDealMatch):
+    """Deals every hand right but may not discard the card it has just taken (as under
+    discard_taken_card = never)."""
+
+    taken: str | None = None
+
+    def apply(self, player: int | str, action: str) -> Any:
+        if self.taken is not None and action == f"discard {self.taken}":
+            self.taken = None
+            return Verdict.rejected("DISCARD_OF_TAKEN_CARD")
+        top = self.observe()["discard_top"]
+        verdict = super().apply(player, action)
+        if verdict.accepted:
+            self.taken = top if action in ("take-upcard", "take-discard") else None
+        return verdict
+
+
+def test_a_divergence_later_in_an_engine_dealt_match_replays_its_deals(tmp_path: Path) -> None:
+    """A difference in play after the engine dealt hands of a match: the case gives the first
+    deal's seed and every deck the engine dealt, each later one with the step after which it was
+    dealt. The engine, dealing again, is checked at each and fails the case again; the reference,
+    sent the decks, passes it."""
+    engine = NoDiscardOfTakenCardInMatches()
+    code, text, written = _live(engine, tmp_path, 60, "openspiel")
+    assert code == 1, text
+    [case] = load_cases(written)
+    assert case.kind == "match" and "seed" in case.deals[0] and "deal.engine" not in case.requires
+    assert all("after" in d and "deck" in d for d in case.deals[1:])
+    assert Runner(engine, engine.hello()).run_case(case).status == "fail"
+    good = OwnDealMatch()
+    assert Runner(good, good.hello()).run_case(case).status == "pass"
+    reference = ReferenceAdapter()
+    assert Runner(reference, reference.hello()).run_case(case).status == "pass"
