@@ -194,7 +194,10 @@ def _result_blame(adapter: Any, case: Case) -> dict[str, str]:
 def replay(case: Case, profile: str, keep: int | None = None) -> Played | None:
     """``case``'s scenario under ``profile`` (and the case's overrides); None when the profile
     cannot deal it or parts from it at the first step. ``keep``: a step index whose resulting
-    hand position, if the step is accepted, is returned too (``Played.kept``)."""
+    hand position, if the step is accepted, is returned too (``Played.kept``). A deal with no
+    deck (one an engine makes itself, deal.engine) is none the reference can deal: None."""
+    if not all("deck" in d for d in case.deals):
+        return None
     try:
         adapter = _driver(case, profile)
     except GinspecError:
@@ -451,6 +454,8 @@ def _translation(case: Case, profile: str,
     if case.kind != "hand":
         return "the openings of a match's hands are not rewritten"
     deal = case.deals[0]
+    if "deck" not in deal:
+        return "a deal the engine makes itself (deal.engine) has no cards to rewrite"
     return translate(case.steps, [str(c) for c in deal["deck"]], int(deal["dealer"]), source,
                      target)
 
