@@ -21,11 +21,13 @@ def engine_request(deal: Mapping[str, Any]) -> dict[str, Any]:
     return {"dealer": deal["dealer"], "seed": deal["seed"]}
 
 
-def read_engine_deal(data: object, dealer: int, eleven: bool
+def read_engine_deal(data: object, dealer: int, eleven: bool, *, first: bool = False
                      ) -> tuple[Deal | None, str, str]:
     """The deal an engine reports (``dealt``, capability deal.engine), checked: a deal, or None
-    with the clause it breaks and why (DEAL.SHUFFLE, DEAL.HANDS, DEAL.UPCARD, DEAL.STOCK,
-    MATCH.NEXT-DEALER)."""
+    with the clause it breaks and why (DEAL.SHUFFLE, DEAL.HANDS or under the eleven-card start
+    ELEVEN.DEAL, DEAL.UPCARD; a dealer other than the one sent: DEAL.FIRST-DEALER for the
+    ``first`` deal of a hand or match, MATCH.NEXT-DEALER for a later hand of a match). The
+    stock is the rest of the 52 (DEAL.STOCK) once these hold."""
     if not isinstance(data, Mapping):
         return None, "DEAL.HANDS", f"dealt: expected an object, got {data!r}"
     try:
@@ -37,7 +39,8 @@ def read_engine_deal(data: object, dealer: int, eleven: bool
     except (KeyError, TypeError, ValueError) as exc:
         return None, "DEAL.HANDS", f"dealt: malformed deal: {exc}"
     if said != dealer:
-        return None, "MATCH.NEXT-DEALER", f"player {said} dealt; the rules name player {dealer}"
+        return None, "DEAL.FIRST-DEALER" if first else "MATCH.NEXT-DEALER", \
+            f"player {said} dealt; {'the deal names' if first else 'the rules name'} player {dealer}"
     cards = [c for h in hands for c in h] + ([] if upcard is None else [upcard]) + stock
     if len(hands) != 2 or len(cards) != NUM_CARDS or len(set(cards)) != NUM_CARDS:
         return None, "DEAL.SHUFFLE", (f"the deal holds {len(cards)} cards ({len(set(cards))} "
@@ -46,8 +49,10 @@ def read_engine_deal(data: object, dealer: int, eleven: bool
     want = [10, 10]
     want[1 - dealer] += int(eleven)
     if sizes != want:
-        return None, "DEAL.HANDS", f"hands of {sizes} cards, the rules deal {want}"
+        return None, "ELEVEN.DEAL" if eleven else "DEAL.HANDS", \
+            f"hands of {sizes} cards, the rules deal {want}"
     if (upcard is None) != eleven:
-        return None, "DEAL.UPCARD", "an upcard where none is turned" if eleven else "no upcard"
+        return None, "ELEVEN.DEAL" if eleven else "DEAL.UPCARD", \
+            "an upcard where none is turned" if eleven else "no upcard"
     deal = Deal.from_hands(hands[1 - dealer], hands[dealer], upcard, stock, dealer=dealer)
     return deal, "", ""

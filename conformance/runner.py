@@ -24,7 +24,7 @@ import hashlib
 import time
 import traceback
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Final
 
@@ -83,7 +83,8 @@ class CaseResult:
     step: int | None = None
     """Index of the step (or checkpoint ``after`` count) where the run diverged."""
     where: str = ""
-    """``query``, ``step``, ``checkpoint``, ``result`` or ``setup``."""
+    """``query``, ``step``, ``checkpoint``, ``result``, ``setup`` (the first deal of an engine
+    that deals itself) or ``deal`` (a later deal of its match)."""
     mismatch: Mismatch | None = None
     suspects: tuple[str, ...] = ()
     """Other clauses that may explain the failure (the clauses deciding a wrong result, the
@@ -254,9 +255,10 @@ def resolve(case: Case, hello: Hello, profiles: Iterable[str] | None = None
 
 
 def engine_dealt(case: Case) -> bool:
-    """A hand the live mode wrote from an engine's own deal (its deal has the ``seed`` the
-    engine dealt it from): an engine that declares ``deal.engine`` plays it, dealing again."""
-    return case.kind == "hand" and "seed" in case.deals[0]
+    """A hand or match whose first deal has a ``seed``: one the live mode wrote from an engine's
+    own deal (the seed the engine dealt it from), or a deal check of the suite (the seed alone):
+    an engine that declares ``deal.engine`` plays it, dealing itself."""
+    return case.kind in ("hand", "match") and "seed" in case.deals[0]
 
 
 def select(
@@ -448,10 +450,13 @@ class Runner:
         # on every parameter it depends on); any other, the case's profile and overrides
         sent, overrides = (profile, case.overrides) if self.hello.rules is None else \
             (self.hello.rules.name, self.hello.rules.overrides)
-        if case.kind == "hand" and "seed" in case.deals[0]:
+        later: dict[int, Mapping[str, Any]] = {}
+        if engine_dealt(case):
             dealt = self._engine_deal(case, sent, overrides)
             if dealt is not None:
                 return dealt
+            if "deal.engine" in self.hello.capabilities:  # the later deals the engine makes
+                later = {int(d["after"]): d for d in case.deals[1:] if "after" in d}
         elif case.kind == "hand":
             self.adapter.new_hand(sent, overrides, case.deals[0])
         elif case.kind == "table-hand":
@@ -492,6 +497,10 @@ class Runner:
             if not hasattr(verdict, "accepted"):
                 raise AdapterFault(f"apply returned {verdict!r}, not a Verdict", kind="protocol")
             if verdict.accepted is True and step["expect"] == "accepted":
+                if later and i + 1 in later:  # the engine dealt the next hand of the match
+                    wrong = self._deal_checked(case, later[i + 1], sent, overrides, first=False)
+                    if wrong is not None:
+                        return replace(wrong, step=i + 1, profile=profile)
                 continue  # the common step: accepted as expected (check_verdict's first case)
             bad = check_verdict(step["expect"], verdict.accepted, verdict.code, self.codes)
             if bad:
@@ -526,28 +535,47 @@ class Runner:
 
     def _engine_deal(self, case: Case, profile: str,
                      overrides: Mapping[str, Any]) -> CaseResult | None:
-        """Open a hand the live mode wrote from an engine's deal (a deal with a ``seed``). An
-        engine that deals itself is sent the dealer and the seed; the deal it reports must pass
-        the deal checks (a failure blames the clause it breaks) and be the case's deck (else it
-        deals otherwise from the same seed: an error, not a verdict). Any other engine is sent
-        the deck."""
+        """Open a hand or a match whose first deal has a ``seed`` (written by the live mode from
+        an engine's deal, or a deal check of the suite). An engine that deals itself is sent the
+        dealer and the seed (``new_hand``, or ``new_match`` with that one deal: it deals every
+        hand of the match itself); the first deal it reports must pass the deal checks (a
+        failure blames the clause it breaks) and be the case's deck when the case has one (else
+        it deals otherwise from the same seed: an error, not a verdict). Any other engine is
+        sent the decks."""
         deal = case.deals[0]
+        match = case.kind == "match"
         if "deal.engine" not in self.hello.capabilities:
-            self.adapter.new_hand(profile, overrides, {"dealer": deal["dealer"],
-                                                            "deck": deal["deck"]})
+            decks = [{"dealer": d["dealer"], "deck": d["deck"]} for d in case.deals]
+            if match:
+                self.adapter.new_match(profile, overrides, decks)
+            else:
+                self.adapter.new_hand(profile, overrides, decks[0])
             return None
-        self.adapter.new_hand(profile, overrides, engine_request(deal))
+        if match:
+            self.adapter.new_match(profile, overrides, [engine_request(deal)])
+        else:
+            self.adapter.new_hand(profile, overrides, engine_request(deal))
         self._opened = True
+        return self._deal_checked(case, deal, profile, overrides, first=True)
+
+    def _deal_checked(self, case: Case, deal: Mapping[str, Any], profile: str,
+                      overrides: Mapping[str, Any], *, first: bool) -> CaseResult | None:
+        """Ask an engine that deals itself for the deal it made (``dealt``): a failure of the
+        clause it breaks, an error when it is not the case's deck (the engine deals otherwise
+        from the same seed), else None. A later deal of a match (``first`` False) is
+        ``where="deal"``, its dealer the one the rules name (MATCH.NEXT-DEALER)."""
         eleven = rules_for_profile(profile, overrides).eleven_card_start
         made, clause, message = read_engine_deal(self.adapter.dealt(), int(deal["dealer"]),
-                                                 eleven)
+                                                 eleven, first=first)
+        where = "setup" if first else "deal"
         if made is None:
-            return CaseResult(case, "fail", clause, step=0, where="setup",
+            return CaseResult(case, "fail", clause, step=0, where=where,
                               mismatch=Mismatch("deal", "a deal the rules allow", message),
                               profile=profile)
         if "deck" in deal and made.tokens() != list(deal["deck"]):
+            seed = case.deals[0]["seed"]
             return CaseResult(case, "error", where="adapter", profile=profile,
-                              message=f"deal.engine: from seed {deal['seed']} the engine dealt "
+                              message=f"deal.engine: from seed {seed} the engine dealt "
                               "other cards than it did when the case was written (its deal is "
                               "not a function of the seed)")
         return None

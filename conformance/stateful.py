@@ -245,8 +245,9 @@ class LiveMachine(Lockstep):
                 run.stats.declined += 1
             reject()
         self.trace.deals = [_deal_json(self.deals[0])]
-        if run.deal_engine and not matches:
-            # the engine's deck, and the seed it dealt it from: the case deals it again
+        if run.deal_engine:
+            # the engine's deck, and the seed it dealt it (and a match's later hands) from: the
+            # case deals it again
             self.trace.deals[0]["seed"] = seed
         if matches:
             self.match, self.hand = MatchState.new(rules, deal=self.deals[0]), None
@@ -258,19 +259,39 @@ class LiveMachine(Lockstep):
     def _engine_deal(self, dealer: int) -> Deal:
         """The deal the adapter made (deal.engine), checked against the deal clauses."""
         data = self._call("dealt")
-        deal, clause, message = read_engine_deal(data, dealer, self.run.game_rules.eleven_card_start)
+        first = not self.trace.steps
+        deal, clause, message = read_engine_deal(data, dealer, self.run.game_rules.eleven_card_start,
+                                                 first=first)
         if deal is None:
-            if not self.trace.steps:
-                # the first deal: the case is a hand dealt by the engine from the same seed,
-                # which the runner checks again (it records the deal the engine reported)
-                self.trace = Trace("hand", self.deal_seed, [{"dealer": dealer,
-                                                             "seed": self.deal_seed}],
+            if first:
+                # the first deal of a hand or of a match: the case is a hand or a match dealt by
+                # the engine from the same seed (the engine deals the first hand of a match on
+                # its own path), which the runner checks again; it records the deal reported
+                self.trace = Trace(self.trace.kind, self.deal_seed,
+                                   [{"dealer": dealer, "seed": self.deal_seed}],
                                    dealt=json.dumps(data, separators=(",", ":")))
+            else:
+                # a later hand of a match: the case plays the hands before it, the engine
+                # dealing them again from the seed, and asks for this deal after the same step
+                self.trace.deals = [*self._engine_trace_deals(),
+                                    {"dealer": dealer, "seed": self.deal_seed,
+                                     "after": len(self.trace.steps)}]
+                self.trace.dealt = json.dumps(data, separators=(",", ":"))
             self.trace.checkpoint = {"after": len(self.trace.steps), "clause": clause}
             self._diverge(f"live.deal.{clause}", message, clause, fatal=True)
             reject()  # an expected bad deal: nothing to play
         assert deal is not None
         return deal
+
+    def _engine_trace_deals(self) -> list[dict[str, Any]]:
+        """The decks an engine that deals itself has dealt in this match so far, as a case gives
+        them: the first with the seed it was sent, each later one with the number of steps
+        played before it was dealt (the runner asks that engine for it there)."""
+        out = [_deal_json(d) for d in self.deals]
+        out[0]["seed"] = self.deal_seed
+        for k, deal in enumerate(out[1:], 1):
+            deal["after"] = self.hand_starts[k]
+        return out
 
     # --- the decisions -----------------------------------------------------------------------
 
@@ -426,7 +447,7 @@ class LiveMachine(Lockstep):
             self.hand_starts.append(len(self.trace.steps))
             self.style, self.to_the_wall = (self.style + k) % WALL_STYLE, False
             if run.deal_engine:
-                self.trace.deals = [_deal_json(d) for d in self.deals[:k + 1]]
+                self.trace.deals = self._engine_trace_deals()
 
     def _advance(self, player: int | str, action: str) -> bool:
         """Apply an accepted action to the reference, then the showdown steps the adapter plays
@@ -755,7 +776,7 @@ def case_of(run: LiveRun, divergence: Divergence, trace: Trace) -> Case:
     point["after"] = min(int(point.get("after", len(steps))), len(steps))
     verbs = {_verb(str(s["action"])) for s in steps if s["expect"] == "accepted"}
     requires = [f"table-game.{run.players}" if table else trace.kind]
-    if trace.deals and "deck" not in trace.deals[0]:
+    if any("deck" not in d for d in trace.deals):
         requires.append("deal.engine")  # a deal the engine made and no deck holds
     if "legal_actions" in point:
         requires.append("legal-actions")

@@ -24,10 +24,14 @@ def _meld_cases() -> list[object]:
 
 
 def test_reference_passes_every_case_in_process() -> None:
+    """Every case but the deal checks of engines that deal themselves, which the reference
+    (sent decks) skips, naming the capability (tests/test_engine_deals.py plays them)."""
     adapter = ReferenceAdapter()
     summary = Runner(adapter, adapter.hello()).run(load_cases([SUITE_DIR]))
     assert summary.counts()["fail"] == 0 and summary.counts()["error"] == 0
-    assert summary.counts()["skip"] == 0
+    skipped = [o for o in summary.outcomes if o.status == "skip"]
+    assert all(o.case.id.startswith("deal-engine.") and "deal.engine" in o.message
+               for o in skipped), [(o.case.id, o.message) for o in skipped][:5]
     assert summary.exit_code == 0
 
 

@@ -45,7 +45,7 @@ def derive(cases: Iterable[Case], profile: str, values: Mapping[str, Any]) -> li
     out: list[Case] = []
     seen: set[str] = set()
     for case in sorted(cases, key=lambda c: c.id):
-        if case.kind not in DERIVED_KINDS or case.profile is None:
+        if case.kind not in DERIVED_KINDS or case.profile is None or not _has_decks(case):
             continue
         if any(values.get(k, v) != v for k, v in case.overrides.items()) or \
                 set(case.overrides) - set(values):
@@ -102,6 +102,13 @@ _DERIVING_CODE: Final = ("reference", "conformance/generate", "conformance/cases
 """The folders whose source decides a derived case: the cache key hashes them."""
 
 
+def _has_decks(case: Case) -> bool:
+    """Every deal of the case is a deck the reference can replay (not a deal an engine makes
+    itself from a seed, deal.engine: the suite's deal checks need no derivation, their
+    expectations depend on first_turn only)."""
+    return all("deck" in d for d in case.deals)
+
+
 def derived_for(cases: Sequence[Case], rules: Ruleset,
                 plays: Callable[[Case], bool]) -> list[Case]:
     """The derived cases an engine of ``rules`` (declared by value) is judged on besides the
@@ -109,7 +116,7 @@ def derived_for(cases: Sequence[Case], rules: Ruleset,
     ``plays`` covers, replayed by the reference under ``rules`` (cached, see :data:`CACHE_ENV`)."""
     played = {scenario_key(c) for c in cases if c.kind in DERIVED_KINDS and plays(c)}
     todo = [c for c in cases if c.kind in DERIVED_KINDS and c.profile is not None
-            and scenario_key(c) not in played]
+            and _has_decks(c) and scenario_key(c) not in played]
     if not todo:
         return []
     key = _cache_key(todo, rules)

@@ -199,7 +199,10 @@ def replay(case: Case, profile: str, keep: int | None = None,
     """``case``'s scenario under ``profile`` (and the case's overrides); None when the profile
     cannot deal it or parts from it at the first step. ``keep``: a step index whose resulting
     hand position, if the step is accepted, is returned too (``Played.kept``); ``keep_spread``
-    likewise (``Played.kept_spread``)."""
+    likewise (``Played.kept_spread``). A deal with no deck (one an engine makes itself,
+    deal.engine) is none the reference can deal: None."""
+    if not all("deck" in d for d in case.deals):
+        return None
     try:
         adapter = _driver(case, profile)
     except GinspecError:
@@ -509,6 +512,8 @@ def _translation(case: Case, profile: str,
     if case.kind != "hand":
         return "the openings of a match's hands are not rewritten"
     deal = case.deals[0]
+    if "deck" not in deal:
+        return "a deal the engine makes itself (deal.engine) has no cards to rewrite"
     return translate(case.steps, [str(c) for c in deal["deck"]], int(deal["dealer"]), source,
                      target)
 
@@ -722,10 +727,12 @@ def scenario_key(case: Case) -> str:
 def owners(cases: Sequence[Case], profiles: Sequence[str]) -> dict[str, dict[str, str]]:
     """Case ID -> the profiles it carries expectations for. Cases that play one scenario (the
     same ruling under several profiles, say) share it out: each keeps its own profile, the
-    first keeps the rest, so an engine plays one scenario once."""
+    first keeps the rest, so an engine plays one scenario once. A case with no deck (an
+    engine's own deal, ``deal.engine``) is no scenario the reference can replay: it keeps the
+    rulesets it was written with."""
     groups: dict[str, list[Case]] = {}
     for case in cases:
-        if case.kind in GAME_KINDS and case.profile is not None:
+        if case.kind in GAME_KINDS and case.profile is not None and "deck" in case.deals[0]:
             groups.setdefault(scenario_key(case), []).append(case)
     out: dict[str, dict[str, str]] = {}
     for group in groups.values():

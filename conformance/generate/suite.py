@@ -57,6 +57,7 @@ def gather(progress: Progress = _quiet) -> tuple[list[Case], list[dict[str, str]
     """Every case family, in a fixed order; plus the spec examples that were not converted."""
     from ginspec.conformance.generate.casebook import casebook_cases
     from ginspec.conformance.generate.corners import corner_cases
+    from ginspec.conformance.generate.engine_deals import engine_deal_cases
     from ginspec.conformance.generate.examples import example_cases
     from ginspec.conformance.generate.explored_cases import explored_cases
     from ginspec.conformance.generate.games import (
@@ -77,6 +78,8 @@ def gather(progress: Progress = _quiet) -> tuple[list[Case], list[dict[str, str]
     base = [*full_hands(), *negative_cases(), *match_cases()]
     games = [*base, *explored_cases(base), *scripted_cases(), *cross_hands()]
     progress("games", len(games))
+    dealt = list(engine_deal_cases())
+    progress("engine deal checks", len(dealt))
     ruled, unruled = casebook_cases()
     progress("casebook", len(ruled))
     tables = list(table_cases())
@@ -85,7 +88,7 @@ def gather(progress: Progress = _quiet) -> tuple[list[Case], list[dict[str, str]
     progress("game systems", len(systems))
     corners = corner_cases()
     progress("mutation corners", len(corners))
-    cases = [*spec_cases, *queries, *games, *ruled, *tables, *systems, *corners]
+    cases = [*spec_cases, *queries, *games, *dealt, *ruled, *tables, *systems, *corners]
     # an example another family converted (e.g. chapter 14's by generate/systems.py) is no
     # longer unconverted
     converted = {str(c.data.get("source", {}).get("example")) for c in cases}

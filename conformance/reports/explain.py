@@ -140,6 +140,8 @@ def _where(o: CaseResult) -> str:
         return "in the result"
     if o.where == "query":
         return "in the answer"
+    if o.where == "deal" and o.step is not None:
+        return f"in the deal after step {o.step}"
     if o.where:
         return f"({o.where})"
     return ""

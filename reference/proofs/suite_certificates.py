@@ -294,7 +294,8 @@ def showdown_claims(case: Mapping[str, Any]) -> list[ShowdownClaim]:
 
 
 def _replayed(case: Mapping[str, Any]) -> tuple[tuple[KnockClaim, ...], tuple[ShowdownClaim, ...]]:
-    if case.get("kind") != "hand" or case.get("profile") is None or len(case["deals"]) != 1:
+    if case.get("kind") != "hand" or case.get("profile") is None or len(case["deals"]) != 1 \
+            or "deck" not in case["deals"][0]:  # a deal the engine makes (deal.engine): no cards
         return (), ()
     return _replay(json.dumps(case, sort_keys=True))
 
