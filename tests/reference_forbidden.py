@@ -1,5 +1,5 @@
 """A test helper: the reference's showdown and game entry points made to raise, to show that
-judging an answer is a comparison with the case's data only (#12: the runner never replays the
+judging an answer is a comparison with the case's data only (the runner never replays the
 reference while judging; the build records every right answer)."""
 
 from __future__ import annotations

@@ -322,7 +322,7 @@ def test_a_fault_that_hits_no_selected_case_wants_a_clean_run(cases: list[Case],
     assert row.statuses_right, row.note
 
 
-# --- issue 31: small faults -------------------------------------------------------------------
+# --- small faults -------------------------------------------------------------------
 
 _REPLYING = """
 import json, sys

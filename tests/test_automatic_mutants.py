@@ -1,4 +1,4 @@
-"""Engines that settle the showdown themselves but not with best play (#12's defect class for
+"""Engines that settle the showdown themselves but not with best play (a defect class for
 automatic melding and layoffs): the committed suite's automatic-showdown expectations catch each
 one, on an automatic case, and blame a clause of the showdown (SHOWDOWN.*, LAYOFF.*) or of the
 score it changes (SCORE.*), never a clause of the play before the knock."""

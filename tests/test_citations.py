@@ -23,7 +23,8 @@ SOURCES: Final[dict[str, Any]] = tomllib.loads((ROOT / "spec" / "sources.toml").
 CITATION_RE: Final = re.compile(r"(?:^|;\s*)([A-Z][A-Z0-9-]+): ")
 SEED_FIELDS: Final = ("title", "language", "site", "date")
 INTERNAL: Final = re.compile(r"\bDIGEST:|\bISSUE: "
-                             r"|(?i:\blessons? L?\d+|\b(?:issue|session)s? #?\d+\b|\bthis session\b)")
+                             r"|(?i:\blessons? L?\d+|\b(?:issue|session)s? #?\d+\b|\bthis session\b)"
+                             r"|\(#\d+\b")
 """A reference a reader of the repository cannot follow: the research digest, this project's
 issue, lesson or session numbers."""
 
@@ -101,6 +102,7 @@ def test_nothing_cites_the_digest_or_internal_numbers(folder: str) -> None:
 
 
 @pytest.mark.parametrize("line", ["Issue 15: the run took 9.6 s", "as issue #8 asks", "see lesson L14",
+                                  "the defect class (#12's) of",
                                   "under this session's load", "DIGEST: section 3", "per lesson 7"])
 def test_the_pattern_catches_internal_references(line: str) -> None:
     assert INTERNAL.search(line), line

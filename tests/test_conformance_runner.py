@@ -37,7 +37,7 @@ def test_reference_passes_every_case_in_process() -> None:
 
 def test_reference_passes_through_serve_and_cmd(monkeypatch: pytest.MonkeyPatch) -> None:
     """The whole committed suite over ``cmd:ginspec serve``; the reference plays in the child,
-    and the runner's process judges from the cases' data alone (#12)."""
+    and the runner's process judges from the cases' data alone."""
     forbid_reference(monkeypatch)
     code = main(
         [

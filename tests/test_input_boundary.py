@@ -162,7 +162,7 @@ def test_serve_answers_a_deep_request_with_an_error() -> None:
     assert json.loads(out.getvalue())["error"]["message"] == "request: nested more than 64 deep"
 
 
-# --- issue 31: the newer readers go through the boundary too --------------------------------------
+# --- the newer readers go through the boundary too --------------------------------------
 
 
 def _suite_folder(tmp_path: Path, certificates: bytes, case: bytes | None = None) -> Path:

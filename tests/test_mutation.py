@@ -250,7 +250,7 @@ CORNER_KILLS = [
      "table.over.no-legal-actions"),
 ]
 """Survivors of the 2026-12-02 and 2026-12-05 measurements, and the eight misses of the
-independent run of issue 28 (generated mutants where the operators make the change, planted ones
+independent run (generated mutants where the operators make the change, planted ones
 of ``conformance/mutation/planted.py`` where they do not), with the corner case that kills each
 (docs/conformance/mutation.md)."""
 

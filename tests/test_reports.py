@@ -495,7 +495,7 @@ def test_a_live_divergence_is_explained_from_its_shrunk_case(tmp_path: Path) -> 
     assert again == 1
 
 
-# --- issue 31: an interrupted run says so in every report; a refused run still writes them -------
+# --- an interrupted run says so in every report; a refused run still writes them -------
 
 SIGNAL_EXITS = {"Sigterm": ("SIGTERM", 143), "Sigint": ("SIGINT", 130)}
 """The fake (tests/conformance_fakes/signalling.py) -> the signal it sends and the exit code a

@@ -1,4 +1,4 @@
-"""Every certificate of the suite is bound to its case (issue 30, point 1; FORMAL.CERTIFICATE).
+"""Every certificate of the suite is bound to its case (FORMAL.CERTIFICATE).
 
 ``ginspec prove --verify-suite`` looks a case's certificates up by the key of the question the case
 asks; a certificate filed under that key must answer that very question — its ``question``,

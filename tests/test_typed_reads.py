@@ -1,4 +1,4 @@
-"""Typed rules everywhere (issue 29, item 2): no string-keyed parameter read outside the loaders.
+"""Typed rules everywhere: no string-keyed parameter read outside the loaders.
 
 A read is a subscript ``x["gin_bonus"]`` or a call ``x.get("gin_bonus", ...)`` whose key is a
 string literal naming a parameter of spec/parameters.toml, anywhere in reference/ or

@@ -486,7 +486,7 @@ def _query_case(case_id: str, what: str, args: dict[str, Any], expect: dict[str,
 
 
 def mutation_run_corners() -> Iterator[Case]:
-    """The eight misses of the independent mutation run (issue 28; docs/conformance/mutation.md):
+    """The eight misses of the independent mutation run (docs/conformance/mutation.md):
     answers to valid requests that no case asked for.
 
     * KNOCK.GIN-COMPULSORY under rlcard (gin compulsory, eleven-card start): player 1 holds

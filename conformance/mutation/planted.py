@@ -1,6 +1,6 @@
 """Mutants written by hand: changes the operators of :mod:`.operators` do not make (a statement
 deleted, a ``raise`` where a refusal was, a rule value read in place of another), which an
-independent mutation run of the reference found the suite missing (issue 28; the table is in
+independent mutation run of the reference found the suite missing (the table is in
 docs/conformance/mutation.md).
 
 A planted mutant replaces one piece of text, which must occur exactly once in the source of one
