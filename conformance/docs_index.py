@@ -11,10 +11,9 @@ def case_rows() -> list[tuple[str, list[str], str]]:
     """(case ID, clause IDs, one-line summary) for every committed case, in ID order."""
     rows = []
     for case in sorted(load_cases([SUITE_DIR]), key=lambda c: c.id):  # the manifest digest: no re-check
-        cited = case.data.get("clauses") or []
-        ids = [str(c) for c in cited] if isinstance(cited, list) else []
-        profile = case.data.get("profile") or "-"
-        rows.append((case.id, ids, f"{case.kind}, profile {profile}"))
+        # the typed fields: ``case.data`` would parse every rulesets entry of every case
+        rows.append((case.id, [str(c) for c in case.clauses],
+                     f"{case.kind}, profile {case.profile or '-'}"))
     return rows
 
 
