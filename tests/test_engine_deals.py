@@ -14,8 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conformance_fakes.own_deal import FiftyCardMatchStart, OwnDealMatch
-from ginspec.conformance.adapters.base import Verdict
+from conformance_fakes.own_deal import FiftyCardMatchStart, OwnDealMatch, TakenCardKept
 from ginspec.conformance.adapters.reference import ReferenceAdapter
 from ginspec.conformance.cases import Case, load_cases
 from ginspec.conformance.generate.suite import SUITE_DIR
@@ -157,21 +156,9 @@ def test_the_live_mode_checks_every_later_deal_of_a_match(tmp_path: Path) -> Non
     assert Runner(good, good.hello()).run_case(case).status == "pass"
 
 
-class NoDiscardOfTakenCardInMatches(OwnDealMatch):
+class NoDiscardOfTakenCardInMatches(TakenCardKept, OwnDealMatch):
     """Deals every hand right but may not discard the card it has just taken (as under
     discard_taken_card = never)."""
-
-    taken: str | None = None
-
-    def apply(self, player: int | str, action: str) -> Any:
-        if self.taken is not None and action == f"discard {self.taken}":
-            self.taken = None
-            return Verdict.rejected("DISCARD_OF_TAKEN_CARD")
-        top = self.observe()["discard_top"]
-        verdict = super().apply(player, action)
-        if verdict.accepted:
-            self.taken = top if action in ("take-upcard", "take-discard") else None
-        return verdict
 
 
 def test_a_divergence_later_in_an_engine_dealt_match_replays_its_deals(tmp_path: Path) -> None:

@@ -11,8 +11,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conformance_fakes.own_deal import OwnDeal
-from ginspec.conformance.adapters.base import Hello, JSONObject, Verdict
+from conformance_fakes.own_deal import OwnDeal, TakenCardKept
+from ginspec.conformance.adapters.base import Hello, JSONObject
 from ginspec.conformance.adapters.reference import AutomaticReference, ReferenceAdapter
 from ginspec.conformance.cases import load_cases
 from ginspec.conformance.runner import Runner
@@ -24,31 +24,9 @@ from ginspec.spec.profiles import ruleset
 from peer_support import adapter_or_skip
 
 
-class NoDiscardOfTakenCard(ReferenceAdapter):
+class NoDiscardOfTakenCard(TakenCardKept, ReferenceAdapter):
     """A planted rule change: the card just taken may not be discarded (as if the profile said
     discard_taken_card = never), with the right refusal code."""
-
-    taken: str | None = None
-
-    def new_hand(self, profile: str, overrides: Any, deal: Any) -> None:
-        self.taken = None
-        super().new_hand(profile, overrides, deal)
-
-    def new_match(self, profile: str, overrides: Any, deals: Any) -> None:
-        self.taken = None
-        super().new_match(profile, overrides, deals)
-
-    def legal_actions(self) -> list[str]:
-        return [a for a in super().legal_actions() if a != f"discard {self.taken}"]
-
-    def apply(self, player: int | str, action: str) -> Verdict:
-        if self.taken is not None and action == f"discard {self.taken}":
-            return Verdict.rejected("DISCARD_OF_TAKEN_CARD")
-        top = self.observe()["discard_top"]
-        verdict = super().apply(player, action)
-        if verdict.accepted:
-            self.taken = top if action in ("take-upcard", "take-discard") else None
-        return verdict
 
 
 def _run(adapter: Any, profile: str, hands: int, **kw: Any) -> tuple[LiveRun, list[Any]]:

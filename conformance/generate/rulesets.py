@@ -310,19 +310,26 @@ def layoffs_after_spread(case: Case, profile: str, played: Played | None) -> Pla
         if action.startswith("layoff"):
             clauses.append(action_clause(state, action))
         state = state.apply(action, who)
+    deadwood = next((c for c in clauses if c.startswith("LAYOFF.")), "LAYOFF.TARGET")
+    return _settled(case, profile, played, at, state, {"deadwood": deadwood},
+                    "the layoffs after the spread")
+
+
+def _settled(case: Case, profile: str, played: Played, last: int, state: Any,
+             blame: dict[str, str], how: str) -> Played:
+    """``played`` cut after step ``last``, the hand then finished by the engine's own showdown
+    (``how``) as ``state``: the result and its blame (``blame`` first, then the scoring trail)."""
     result = _drop_boxes(hand_result(state), profile, case.overrides)
     if result is None:
-        raise NotReplayable(f"{case.id}: the layoffs after the spread under {profile} did not "
-                            "end the hand")
-    blame = {"deadwood": next((c for c in clauses if c.startswith("LAYOFF.")), "LAYOFF.TARGET")}
+        raise NotReplayable(f"{case.id}: {how} under {profile} did not end the hand")
     if state.result:
         blame.update(score_blame([c for c in state.result.score.clauses
                                    if c.startswith("SCORE.")], state.result.points))
     blame["winner"] = "SCORE.HAND-WINNER"
     blame = {k: v for k, v in blame.items() if k in result}
-    points = tuple(p for p in played.checkpoints if p["after"] <= at)
-    return Played(played.verdicts[:at + 1], played.clauses[:at + 1], points, result, blame,
-                  None, against=played.against[:at + 1])
+    points = tuple(p for p in played.checkpoints if p["after"] <= last)
+    return Played(played.verdicts[:last + 1], played.clauses[:last + 1], points, result, blame,
+                  None, against=played.against[:last + 1])
 
 
 def automatic(case: Case, profile: str, played: Played | None) -> Played | None:
@@ -338,21 +345,10 @@ def automatic(case: Case, profile: str, played: Played | None) -> Played | None:
     if state.phase.value != "declare" or state.knocker is None:
         return None
     state, ruling = best_play(state)
-    result = _drop_boxes(hand_result(state), profile, case.overrides)
-    if result is None:
-        raise NotReplayable(f"{case.id}: best play under {profile} did not end the hand")
-    blame = {"outcome": "SHOWDOWN.BEST-PLAY", "deadwood": "SHOWDOWN.DEFENDER-SPREAD"}
     trail = [t["clause"] for t in ruling["trail"]]
-    if any(c.startswith("LAYOFF.") for c in trail):
-        blame["deadwood"] = next(c for c in trail if c.startswith("LAYOFF."))
-    if state.result:
-        blame.update(score_blame([c for c in state.result.score.clauses
-                                   if c.startswith("SCORE.")], state.result.points))
-    blame["winner"] = "SCORE.HAND-WINNER"
-    blame = {k: v for k, v in blame.items() if k in result}
-    points = tuple(p for p in played.checkpoints if p["after"] <= knock)
-    return Played(played.verdicts[:knock + 1], played.clauses[:knock + 1], points, result, blame,
-                  None, against=played.against[:knock + 1])
+    deadwood = next((c for c in trail if c.startswith("LAYOFF.")), "SHOWDOWN.DEFENDER-SPREAD")
+    return _settled(case, profile, played, knock, state,
+                    {"outcome": "SHOWDOWN.BEST-PLAY", "deadwood": deadwood}, "best play")
 
 
 def best_play(state: Any) -> tuple[Any, dict[str, Any]]:

@@ -42,24 +42,35 @@ class OwnDeal(ReferenceAdapter):
         return out
 
 
-class OwnDealNoDiscardOfTakenCard(OwnDeal):
+class TakenCardKept:
+    """A planted rule change, mixed into an adapter: the card just taken may not be discarded (as
+    if the profile said discard_taken_card = never), with the right refusal code."""
+
     taken: str | None = None
 
     def new_hand(self, profile: str, overrides: Any, deal: Any) -> None:
         self.taken = None
-        super().new_hand(profile, overrides, deal)
+        super().new_hand(profile, overrides, deal)  # type: ignore[misc]
+
+    def new_match(self, profile: str, overrides: Any, deals: Any) -> None:
+        self.taken = None
+        super().new_match(profile, overrides, deals)  # type: ignore[misc]
 
     def legal_actions(self) -> list[str]:
-        return [a for a in super().legal_actions() if a != f"discard {self.taken}"]
+        return [a for a in super().legal_actions() if a != f"discard {self.taken}"]  # type: ignore[misc]
 
     def apply(self, player: int | str, action: str) -> Verdict:
         if self.taken is not None and action == f"discard {self.taken}":
             return Verdict.rejected("DISCARD_OF_TAKEN_CARD")
-        top = self.observe()["discard_top"]
-        verdict = super().apply(player, action)
+        top = self.observe()["discard_top"]  # type: ignore[attr-defined]
+        verdict: Verdict = super().apply(player, action)  # type: ignore[misc]
         if verdict.accepted:
             self.taken = top if action in ("take-upcard", "take-discard") else None
         return verdict
+
+
+class OwnDealNoDiscardOfTakenCard(TakenCardKept, OwnDeal):
+    """Deals well, but may not discard the card it has just taken."""
 
 
 class ShortDeal(OwnDeal):
