@@ -8,16 +8,15 @@ case's deals in order: when a hand ends and the match goes on, the next deal is 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Final, Literal
+from typing import Any, Final
 
 from ginspec.conformance.adapters.base import JSONObject, Verdict
 from ginspec.reference.game import Deal, HandState, Rejection, format_action, rules_for_profile
 from ginspec.reference.game.match import MatchState
 from ginspec.reference.game.state import CHANCE, Phase
-from ginspec.reference.layoffs import layoff_plans
+from ginspec.reference.game.strategies import best_layoff_steps
 from ginspec.reference.melds import Meld
-from ginspec.spec.cards import card_str, card_value, cards_of, sort_key
-from ginspec.spec.clauses import implements
+from ginspec.spec.cards import card_str, cards_of, sort_key
 from ginspec.spec.profiles import profiles, ruleset
 
 GAME_CAPABILITIES: Final[tuple[str, ...]] = (
@@ -120,33 +119,6 @@ def best_showdown_steps(state: HandState, *, melding: bool, layoffs: bool,
         who = d if state.phase is Phase.DEFENDER_LAYOFF else k
         steps.append((who, plans[who].pop(0) if plans[who] else "done"))
         state = state.apply(steps[-1][1], who)
-    return steps
-
-
-@implements("LAYOFF.TARGET", "LAYOFF.KNOCKER")
-def best_layoff_steps(state: HandState) -> list[tuple[int, str]]:
-    """The layoffs best play makes once the defender's spread is down (``spread.explicit`` with
-    ``layoff.automatic``), as ``(player, action)``: the defender's layoffs leaving him the least
-    deadwood, then, where the rules give the knocker layoffs, the knocker's (LAYOFF.KNOCKER).
-    Each side's layoffs go onto the other's melds, so each minimises its own deadwood alone;
-    ties as in :func:`~ginspec.reference.layoffs.best_defence` (fewest cards, then card order)."""
-    steps: list[tuple[int, str]] = []
-    while state.phase in (Phase.DEFENDER_LAYOFF, Phase.KNOCKER_LAYOFF):
-        assert state.knocker is not None
-        side: Literal["defender", "knocker"] = \
-            "defender" if state.phase is Phase.DEFENDER_LAYOFF else "knocker"
-        who = 1 - state.knocker if side == "defender" else state.knocker
-        srules = state.showdown_rules()
-        left = state.dead[who]
-        plans = layoff_plans(state.table, left, srules, side, state.gin)
-        ace = srules.meld_rules.ace_value
-        laid = min(plans, key=lambda m: (sum(card_value(c, ace) for c in cards_of(left & ~m)),
-                                         m.bit_count(), cards_of(m)))
-        for layoff in (*plans[laid][0], "done"):
-            steps.append((who, str(layoff)))
-            state = state.apply(steps[-1][1], who)
-            if state.phase not in (Phase.DEFENDER_LAYOFF, Phase.KNOCKER_LAYOFF):
-                break
     return steps
 
 

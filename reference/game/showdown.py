@@ -14,6 +14,7 @@ from ginspec.reference.layoffs import (
     TableMeld,
     apply_layoff,
     check_declaration,
+    layoff_plans,
     legal_declarations,
     legal_layoffs,
     table_of,
@@ -27,7 +28,7 @@ from ginspec.spec.errors import MeldError
 __all__ = [
     "Declaration", "Layoff", "ShowdownError", "ShowdownRules", "Side", "Table", "TableMeld",
     "apply_layoff", "check_declaration", "check_defender_melds", "disjoint_meld_sets",
-    "find_meld", "legal_declarations", "legal_layoffs", "table_of",
+    "find_meld", "layoff_plans", "legal_declarations", "legal_layoffs", "table_of",
 ]
 
 

@@ -7,13 +7,14 @@ pile, the table and the legal actions); ``choose`` returns one legal action.
 from __future__ import annotations
 
 import random
-from typing import Protocol
+from typing import Literal, Protocol
 
 from ginspec.reference.game import showdown as S
 from ginspec.reference.game.actions import Action, Kind
 from ginspec.reference.game.state import HandState, Phase
 from ginspec.reference.melds import make_meld, min_deadwood
 from ginspec.spec.cards import Card, CardMask, card_value, cards_of, mask_of
+from ginspec.spec.clauses import implements
 from ginspec.spec.errors import GinspecError
 
 
@@ -150,3 +151,30 @@ def strategy(name: str) -> RandomStrategy | GreedyStrategy:
     except KeyError:
         known = ", ".join(STRATEGIES)
         raise GinspecError(f"unknown strategy {name!r}; choose from {known}") from None
+
+
+@implements("LAYOFF.TARGET", "LAYOFF.KNOCKER")
+def best_layoff_steps(state: HandState) -> list[tuple[int, str]]:
+    """The layoffs best play makes once the defender's spread is down (``spread.explicit`` with
+    ``layoff.automatic``), as ``(player, action)``: the defender's layoffs leaving him the least
+    deadwood, then, where the rules give the knocker layoffs, the knocker's (LAYOFF.KNOCKER).
+    Each side's layoffs go onto the other's melds, so each minimises its own deadwood alone;
+    ties as in :func:`~ginspec.reference.layoffs.best_defence` (fewest cards, then card order)."""
+    steps: list[tuple[int, str]] = []
+    while state.phase in (Phase.DEFENDER_LAYOFF, Phase.KNOCKER_LAYOFF):
+        assert state.knocker is not None
+        side: Literal["defender", "knocker"] = \
+            "defender" if state.phase is Phase.DEFENDER_LAYOFF else "knocker"
+        who = 1 - state.knocker if side == "defender" else state.knocker
+        srules = state.showdown_rules()
+        left = state.dead[who]
+        plans = S.layoff_plans(state.table, left, srules, side, state.gin)
+        ace = srules.meld_rules.ace_value
+        laid = min(plans, key=lambda m: (sum(card_value(c, ace) for c in cards_of(left & ~m)),
+                                         m.bit_count(), cards_of(m)))
+        for layoff in (*plans[laid][0], "done"):
+            steps.append((who, str(layoff)))
+            state = state.apply(steps[-1][1], who)
+            if state.phase not in (Phase.DEFENDER_LAYOFF, Phase.KNOCKER_LAYOFF):
+                break
+    return steps

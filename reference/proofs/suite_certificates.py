@@ -44,6 +44,7 @@ from typing import Any, Final, Literal
 from ginspec.reference.adjudicate import adjudicate
 from ginspec.reference.game import CHANCE, Action, Deal, HandState, Kind, parse_action, rules_for_profile
 from ginspec.reference.game.state import Phase
+from ginspec.reference.game.strategies import best_layoff_steps
 from ginspec.reference.layoffs import ShowdownRules, as_rules, layoff_plans, table_of
 from ginspec.reference.meld_rules import MeldRules
 from ginspec.reference.melds import Meld, analyse_discards, check_meld, min_deadwood, optimal_arrangements
@@ -317,6 +318,9 @@ def _replay(text: str) -> tuple[tuple[KnockClaim, ...], tuple[ShowdownClaim, ...
             except GinspecError:  # a ruleset the two-player hand engine does not play
                 continue
             claims, at_showdown, end = _played_claims(state, steps, profile)
+            if entry.get("showdown") == "layoffs":  # the engine's layoffs after the spread
+                for who, action in best_layoff_steps(end):
+                    end = end.apply(action, who)
             knocks += claims
             if result is not None and "deadwood" in result:
                 showdowns.append(_showdown_claim(profile, result, at_showdown, end, automatic))
