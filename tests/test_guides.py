@@ -47,7 +47,7 @@ class Expect:
 
 def summary(out: str) -> dict[str, int]:
     """The counts of the runner's summary line."""
-    line = next(x for x in out.splitlines() if re.match(r"\d+ cases in ", x))
+    line = next(x for x in out.splitlines() if re.match(r"\d+ cases in ", x)).split(";")[0]
     return {name: int(n) for n, name in re.findall(r"(\d+) (passed|failed|adapter errors|skipped)", line)}
 
 
