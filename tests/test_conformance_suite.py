@@ -15,8 +15,8 @@ def test_committed_suite_is_a_fresh_build() -> None:
     reports each step as it ends (what `suite build --check` prints on stderr)."""
     steps: list[tuple[str, int]] = []
     built = build(SUITE_DIR, lambda step, n: steps.append((step, n)))
-    assert [s for s, _ in steps] == ["spec examples", "queries", "games", "casebook", "table games",
-                                     "game systems", "mutation corners",
+    assert [s for s, _ in steps] == ["spec examples", "queries", "games", "engine deal checks",
+                                     "casebook", "table games", "game systems", "mutation corners",
                                      "replayed under every ruleset", "checked against the schema"]
     assert steps[-1][1] == len(built.cases) <= sum(n for _, n in steps[:-2])
     stale = stale_files(built, SUITE_DIR)
