@@ -22,7 +22,8 @@ from collections.abc import Iterator
 from typing import Any, Final
 
 from ginspec.conformance.cases import Case
-from ginspec.spec.profiles import profiles, ruleset
+from ginspec.reference.typed_rules import rules_for_profile
+from ginspec.spec.profiles import profiles
 
 FIRST_TURNS: Final[dict[str, dict[str, Any]]] = {
     # first_turn -> the first phase (ACTION.PHASE) and the clause that opens it; whether the deal
@@ -41,9 +42,9 @@ ELEVEN.DEAL)."""
 def _profiles(kind: str, first_turn: str) -> list[str]:
     """The two-player profiles with this first turn whose hands (or matches) are ordinary."""
     systems = ("single", "hollywood") if kind == "hand" else ("single",)
-    return [p for p, values in ((p, ruleset(p)) for p in profiles())
-            if values["players"] == 2 and values["game_system"] in systems
-            and values["first_turn"] == first_turn]
+    return [p for p, rules in ((p, rules_for_profile(p)) for p in profiles())
+            if rules.players == 2 and rules.game_system in systems
+            and rules.first_turn == first_turn]
 
 
 def _opened(first_turn: str, dealer: int) -> dict[str, Any]:

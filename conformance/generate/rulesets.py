@@ -29,7 +29,7 @@ from functools import cache
 from typing import Any, Final
 
 from ginspec.conformance.adapters.reference import ReferenceAdapter
-from ginspec.conformance.adapters.reference_game import GameDriver, best_layoff_steps, hand_result
+from ginspec.conformance.adapters.reference_game import GameDriver, hand_result
 from ginspec.conformance.cases import Case
 from ginspec.conformance.cases.expectations import (
     SAME_SCENARIO,
@@ -50,6 +50,7 @@ from ginspec.conformance.generate.blame import (
 )
 from ginspec.conformance.generate.openings import Opening, translate
 from ginspec.conformance.generate.playouts import action_clause, engine_player
+from ginspec.reference.game.strategies import best_layoff_steps
 from ginspec.reference.typed_rules import reads_paused, recording_reads, to_rules
 from ginspec.spec.clauses import registry
 from ginspec.spec.errors import GinspecError
