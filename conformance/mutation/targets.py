@@ -65,13 +65,16 @@ mutants mostly fall back to the slow path and so are equivalent, and otherwise a
 deadwood question wrongly, which the first deadwood cases show), the Z3 proofs' symbolic
 arithmetic, reports and ``__repr__``."""
 
-FEEDERS: Final = ("suit_tables.", "meld_rules.", "typed_rules.", "layoffs:ShowdownRules.")
-"""Targets that run while a memoised value is computed: their mutants clear the caches on
-every switch (others need not: a cached value never runs their code)."""
+FEEDERS: Final = ("suit_tables.", "meld_rules.", "typed_rules.", "game.actions.",
+                   "layoffs:ShowdownRules.")
+"""Targets that run while a memoised value is computed (``module.`` prefixes, then
+``module:qualname`` ones): their mutants clear the caches on every switch (others need not: a
+cached value never runs their code)."""
 
 CACHES: Final = (("suit_tables", "_build_suit_tables"), ("typed_rules", "_profile_rules"),
-                  ("typed_rules", "_ruleset_rules"))
-"""The reference's memoised functions (module, name): cleared on every switch."""
+                  ("typed_rules", "_ruleset_rules"), ("game.actions", "_PARSED"))
+"""The reference's memoised values (module, name): functions with ``cache_clear`` and dicts
+(``game.actions._PARSED``, the parsed action texts), cleared on every switch."""
 
 
 @dataclass(frozen=True)
@@ -182,7 +185,11 @@ def compile_mutant(spec: MutantSpec) -> CodeType:
 
 def clear_caches() -> None:
     for module, name in CACHES:
-        getattr(_module(module), name).cache_clear()
+        memo = getattr(_module(module), name)
+        if isinstance(memo, dict):
+            memo.clear()
+        else:
+            memo.cache_clear()
 
 
 class Switch:
@@ -190,8 +197,9 @@ class Switch:
 
     def __init__(self, spec: MutantSpec):
         where = f"{spec.target.module}.{spec.target.qualname}"
-        self.feeds_cache = where.startswith(FEEDERS[:3]) or \
-            f"{spec.target.module}:{spec.target.qualname}".startswith(FEEDERS[3:])
+        self.feeds_cache = where.startswith(tuple(f for f in FEEDERS if ":" not in f)) or \
+            f"{spec.target.module}:{spec.target.qualname}".startswith(
+                tuple(f for f in FEEDERS if ":" in f))
         self.function = function_of(spec.target)
         self.original = self.function.__code__
         self.mutated = compile_mutant(spec)
