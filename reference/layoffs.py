@@ -616,14 +616,23 @@ def defences(
             )
 
 
+def best_layoffs(
+    table: Table, cards: Cards, rules: ShowdownRules, side: Side, gin: bool = False
+) -> tuple[tuple[Layoff, ...], int, Table]:
+    """``side``'s layoffs of ``cards`` (its unmelded cards) leaving it the least deadwood: the
+    layoffs, the deadwood left, the final table. Ties: fewest cards laid off, then the laid-off
+    cards in card order."""
+    mask = to_mask(cards)
+    plans = layoff_plans(table, mask, rules, side, gin)
+    laid = min(plans, key=lambda m: (_value(mask & ~m, rules), m.bit_count(), cards_of(m)))
+    seq, final = plans[laid]
+    return seq, _value(mask & ~laid, rules), final
+
+
 @implements("LAYOFF.KNOCKER")
 def best_knocker_layoffs(
     table: Table, knocker_deadwood: Cards, rules: ShowdownRules
 ) -> tuple[tuple[Layoff, ...], int, Table]:
     """The knocker's layoffs onto the defender's melds leaving it the least deadwood
     (only when knocker_may_lay_off): the layoffs, the deadwood left, the final table."""
-    mask = to_mask(knocker_deadwood)
-    plans = layoff_plans(table, mask, rules, KNOCKER)
-    laid = min(plans, key=lambda m: (_value(mask & ~m, rules), m.bit_count(), cards_of(m)))
-    seq, final = plans[laid]
-    return seq, _value(mask & ~laid, rules), final
+    return best_layoffs(table, knocker_deadwood, rules, KNOCKER)

@@ -150,8 +150,7 @@ class Rules:
             knocker_may_lay_off=self.knocker_may_lay_off,
             knocker_must_meld_maximally=self.knocker_must_meld_maximally,
             big_gin=self.big_gin_bonus > 0,
-            meld_rules=MeldRules(ace_high_runs=self.ace_high_runs,
-                                 wraparound_runs=self.wraparound_runs, ace_value=self.ace_value),
+            meld_rules=self.meld_rules,
         )
 
     def __repr__(self) -> str:
@@ -251,7 +250,10 @@ class _LoggedRules(Rules):
 
 
 def _logged(rules: Rules) -> Rules:
-    """``rules`` as fresh :class:`_LoggedRules` (nothing cached from an earlier read)."""
+    """``rules`` as fresh :class:`_LoggedRules` (nothing cached from an earlier read) inside a
+    :func:`recording_reads` block; outside one, ``rules`` itself."""
+    if not _READS:
+        return rules
     values = {f.name: object.__getattribute__(rules, f.name) for f in fields(rules)}
     return _LoggedRules(**values)
 
@@ -265,7 +267,7 @@ def game_rules(params: Mapping[str, Value] | None = None, name: str | None = Non
     values = complete(params or {})
     check_combination(values)
     rules = Rules(**values, name=label)  # type: ignore[arg-type]
-    return _logged(rules) if _READS else rules
+    return _logged(rules)
 
 
 def to_rules(rules: Rules | Mapping[str, Value]) -> Rules:
@@ -278,7 +280,7 @@ def to_rules(rules: Rules | Mapping[str, Value]) -> Rules:
         return rules.rules
     if isinstance(rules, Ruleset):
         typed = _ruleset_rules(rules)
-        return _logged(typed) if _READS else typed
+        return _logged(typed)
     return game_rules(rules)
 
 
@@ -308,7 +310,7 @@ def rules_for_profile(profile: str, overrides: Mapping[str, Value] | None = None
                 _CHECKED.clear()
             _CHECKED[key] = known
     rules = _profile_rules(*known)
-    return _logged(rules) if _READS else rules
+    return _logged(rules)
 
 
 _CHECKED: dict[tuple[object, ...], tuple[str, tuple[tuple[str, Value], ...]]] = {}

@@ -13,8 +13,8 @@ from ginspec.reference.layoffs import (
     Table,
     TableMeld,
     apply_layoff,
+    best_layoffs,
     check_declaration,
-    layoff_plans,
     legal_declarations,
     legal_layoffs,
     table_of,
@@ -27,8 +27,8 @@ from ginspec.spec.errors import MeldError
 
 __all__ = [
     "Declaration", "Layoff", "ShowdownError", "ShowdownRules", "Side", "Table", "TableMeld",
-    "apply_layoff", "check_declaration", "check_defender_melds", "disjoint_meld_sets",
-    "find_meld", "layoff_plans", "legal_declarations", "legal_layoffs", "table_of",
+    "apply_layoff", "best_layoffs", "check_declaration", "check_defender_melds",
+    "disjoint_meld_sets", "find_meld", "legal_declarations", "legal_layoffs", "table_of",
 ]
 
 

@@ -159,20 +159,16 @@ def best_layoff_steps(state: HandState) -> list[tuple[int, str]]:
     ``layoff.automatic``), as ``(player, action)``: the defender's layoffs leaving him the least
     deadwood, then, where the rules give the knocker layoffs, the knocker's (LAYOFF.KNOCKER).
     Each side's layoffs go onto the other's melds, so each minimises its own deadwood alone;
-    ties as in :func:`~ginspec.reference.layoffs.best_defence` (fewest cards, then card order)."""
+    ties as :func:`~ginspec.reference.layoffs.best_layoffs` breaks them."""
     steps: list[tuple[int, str]] = []
     while state.phase in (Phase.DEFENDER_LAYOFF, Phase.KNOCKER_LAYOFF):
         assert state.knocker is not None
         side: Literal["defender", "knocker"] = \
             "defender" if state.phase is Phase.DEFENDER_LAYOFF else "knocker"
         who = 1 - state.knocker if side == "defender" else state.knocker
-        srules = state.showdown_rules()
-        left = state.dead[who]
-        plans = S.layoff_plans(state.table, left, srules, side, state.gin)
-        ace = srules.meld_rules.ace_value
-        laid = min(plans, key=lambda m: (sum(card_value(c, ace) for c in cards_of(left & ~m)),
-                                         m.bit_count(), cards_of(m)))
-        for layoff in (*plans[laid][0], "done"):
+        layoffs, _, _ = S.best_layoffs(state.table, state.dead[who], state.showdown_rules(),
+                                       side, state.gin)
+        for layoff in (*layoffs, "done"):
             steps.append((who, str(layoff)))
             state = state.apply(steps[-1][1], who)
             if state.phase not in (Phase.DEFENDER_LAYOFF, Phase.KNOCKER_LAYOFF):
