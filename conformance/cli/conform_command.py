@@ -299,9 +299,8 @@ def _conform(args: argparse.Namespace) -> int:
         raise CaseFormatError(f"--profile: unknown profile {unknown_profiles[0]!r} (known: "
                               f"{', '.join(profiles())})")
     check_outputs((f"--{f}", getattr(args, f)) for f in REPORT_FLAGS)
-    written = getattr(args, "write_derived", None)
-    if written is not None and written.exists() and not written.is_dir():
-        raise CaseFormatError(f"--write-derived {written}: not a folder")
+    if getattr(args, "write_derived", None) is not None:
+        check_folder(args.write_derived, CaseFormatError, "--write-derived")
     if args.smoke or args.live:
         return _run_mode(args)
     adapters: list[str] = args.adapter

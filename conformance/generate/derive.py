@@ -20,6 +20,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import shutil
 import tempfile
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
@@ -174,6 +175,7 @@ def _cache_key(cases: Sequence[Case], rules: Ruleset) -> str:
 def _store(cases: Sequence[Case], folder: Path) -> None:
     """Write ``cases`` to the cache folder whole or not at all (a cache that cannot be written
     is no error: the next run derives them again)."""
+    work: Path | None = None
     try:
         folder.parent.mkdir(parents=True, exist_ok=True)
         work = Path(tempfile.mkdtemp(dir=folder.parent, prefix=".derived-"))
@@ -181,5 +183,6 @@ def _store(cases: Sequence[Case], folder: Path) -> None:
             dump_case(case, work)
         (work / "complete").write_text(f"{len(cases)}\n", encoding="utf-8")
         work.rename(folder)
-    except OSError:
-        return
+    except OSError:  # (another run stored the same entry first, or the disk is full)
+        if work is not None:
+            shutil.rmtree(work, ignore_errors=True)

@@ -299,7 +299,7 @@ def _verb(step: Mapping[str, Any]) -> str:
 
 def layoffs_after_spread(case: Case, profile: str, played: Played | None) -> Played | None:
     """The scenario up to the defender's spread, then the best layoffs after it
-    (:func:`~ginspec.conformance.adapters.reference_game.best_layoff_steps`, LAYOFF.*): what an
+    (:func:`~ginspec.reference.game.strategies.best_layoff_steps`, LAYOFF.*): what an
     engine whose players declare and spread but whose game lays off by itself must reach.
     ``played`` is the replay that kept the position after the spread; None without one."""
     at = spread_index(case)
